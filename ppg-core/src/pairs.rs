@@ -1,0 +1,62 @@
+//! Indexing of unordered item pairs in a packed upper triangle.
+//!
+//! Weights and constraints are kept per *item* pair, not per reference position: moving the
+//! reference then only flips `w -> 1 - w` on pairs whose order changed, and a constraint
+//! never has to be re-indexed.
+
+/// Number of unordered pairs among `n` items.
+pub(crate) const fn count(n: usize) -> usize {
+    n.saturating_mul(n.saturating_sub(1)) / 2
+}
+
+/// Index of the pair `{a, b}` (`a != b`, both below `n`) in a packed triangle.
+#[inline(always)]
+pub(crate) fn index(a: usize, b: usize, n: usize) -> usize {
+    let (lo, hi) = if a < b { (a, b) } else { (b, a) };
+    lo * (2 * n - lo - 1) / 2 + (hi - lo - 1)
+}
+
+/// A fixed set of pairs stored as bits over the packed triangle.
+pub(crate) struct PairBits<'a> {
+    pub(crate) words: &'a mut [u32],
+}
+
+impl PairBits<'_> {
+    pub(crate) const fn words_for(n: usize) -> usize {
+        count(n).div_ceil(32)
+    }
+
+    #[inline(always)]
+    pub(crate) fn get(&self, index: usize) -> bool {
+        self.words[index / 32] >> (index % 32) & 1 == 1
+    }
+
+    #[inline(always)]
+    pub(crate) fn set(&mut self, index: usize) {
+        self.words[index / 32] |= 1 << (index % 32);
+    }
+
+    pub(crate) fn clear(&mut self) {
+        self.words.fill(0);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn index_enumerates_the_triangle_in_order() {
+        for n in 2..12 {
+            let mut next = 0;
+            for a in 0..n {
+                for b in a + 1..n {
+                    assert_eq!(index(a, b, n), next);
+                    assert_eq!(index(b, a, n), next);
+                    next += 1;
+                }
+            }
+            assert_eq!(next, count(n));
+        }
+    }
+}

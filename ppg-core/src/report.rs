@@ -1,0 +1,15 @@
+//! What a training run reports.
+
+/// The outcome of one `train` call.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TrainReport {
+    /// Epochs run (fewer than configured when patience ran out).
+    pub epochs: u32,
+    /// Multi-session rankings sampled and scored.
+    pub samples: u32,
+    /// The lowest cost seen; the best ranking is read from the engine.
+    pub best_cost: f64,
+    /// The epoch (0-based) that found the best ranking; `None` when the input ranking,
+    /// scored first, was never beaten.
+    pub best_epoch: Option<u32>,
+}
