@@ -1,5 +1,20 @@
 //! Costs the optimisers minimise: the black-box trait and the built-in metrics.
 
+mod dtr;
+mod eel;
+pub mod exposure;
+mod mix;
+mod ndcg;
+
+pub use dtr::Dtr;
+pub use eel::{Eel, MAX_LEVELS};
+pub use exposure::{ExposureTable, RankStart};
+pub use mix::Mix;
+pub use ndcg::Ndcg;
+
+/// The most fairness groups a metric tells apart: group ids are `0..MAX_GROUPS`.
+pub const MAX_GROUPS: usize = 16;
+
 /// A black-box cost of a multi-session ranking; lower is better.
 ///
 /// `ranking` is `sessions` blocks of equal length `n` laid end to end; each block is a

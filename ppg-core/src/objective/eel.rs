@@ -1,0 +1,369 @@
+//! Expected exposure loss (EEL): distance of each group's exposure from its merit.
+
+use super::exposure::{check_finite, check_items, check_len, checked_prefix, shape_ok};
+use super::{Objective, MAX_GROUPS};
+use crate::Error;
+
+/// The most grade levels [`Eel`] accepts; the paper uses 5 to optimise and 2 to evaluate.
+pub const MAX_LEVELS: u32 = 64;
+
+// Group ids index a fixed array through a mask (see `Eel::value`), which needs a power of two.
+const _: () = assert!(MAX_GROUPS.is_power_of_two());
+
+/// EEL of a grouped list, as in the paper's protocol; lower is better, 0 is optimal.
+///
+/// Utilities are cut into `levels` grades by `linspan`: `m = max(min(y) - 1e-10, 0)`,
+/// `M = max(y) + 1e-10`, `step = (M - m) / levels`, `grade = floor((y - m) / step)`
+/// (clamped into `0..levels`, which only matters for negative utilities). The target
+/// exposure of an item is the mean exposure of the positions its grade occupies when the
+/// list is sorted by grade, descending; a group's target is the sum over its items. The
+/// expected exposure of a group is the exposure of the positions its items hold, summed
+/// over sessions and divided by the number of sessions. EEL is the sum over groups of
+/// `(expected - target)^2`.
+///
+/// ```
+/// use ppg_core::objective::{Eel, ExposureTable, RankStart};
+/// let table = ExposureTable::<2>::new(RankStart::Zero);
+/// let eel = Eel::new(&[1.0, 0.0], &[0, 1], 2, table.as_slice())?;
+/// // The merit order is already the ranking: nothing to fix.
+/// assert_eq!(eel.value(&[0, 1], 1), 0.0);
+/// assert!(eel.value(&[1, 0], 1) > 0.0);
+/// # Ok::<(), ppg_core::Error>(())
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Eel<'a> {
+    group: &'a [u8],
+    exposure: &'a [f64],
+    target: [f64; MAX_GROUPS],
+    /// Largest group id + 1: the groups the sum runs over.
+    groups: usize,
+}
+
+impl<'a> Eel<'a> {
+    /// EEL over the list whose item `i` has utility `utility[i]` and group `group[i]`,
+    /// with `levels` grades and the exposure `exposure[k]` at position `k` of each session
+    /// (only the first `n = utility.len()` entries are read).
+    ///
+    /// # Errors
+    /// - [`Error::Empty`] for an empty list, [`Error::Capacity`] for more than
+    ///   [`MAX_ITEMS`](crate::MAX_ITEMS) items or a group id of [`MAX_GROUPS`] or more
+    ///   (`requested` is then the id + 1).
+    /// - [`Error::LengthMismatch`] when `group` is not `n` long or `exposure` is shorter
+    ///   than `n`.
+    /// - [`Error::NotFinite`] for a NaN or infinite utility (index into `utility`) or
+    ///   exposure (index into `exposure`).
+    /// - [`Error::InvalidConfig`] for `levels` outside `1..=`[`MAX_LEVELS`] or a negative
+    ///   exposure.
+    pub fn new(
+        utility: &[f64],
+        group: &'a [u8],
+        levels: u32,
+        exposure: &'a [f64],
+    ) -> Result<Self, Error> {
+        let n = utility.len();
+        check_items(n)?;
+        check_len(n, group.len())?;
+        check_finite(utility)?;
+        if !(1..=MAX_LEVELS).contains(&levels) {
+            return Err(Error::InvalidConfig("EEL levels must be in 1..=64"));
+        }
+        let mut groups = 0;
+        for &g in group {
+            let g = usize::from(g);
+            if g >= MAX_GROUPS {
+                return Err(Error::Capacity {
+                    requested: g + 1,
+                    capacity: MAX_GROUPS,
+                });
+            }
+            groups = groups.max(g + 1);
+        }
+        let exposure = checked_prefix(exposure, n)?;
+
+        let grades = Linspan::new(utility, levels);
+        let mut count = [0usize; MAX_LEVELS as usize];
+        for &y in utility {
+            count[grades.grade(y)] += 1;
+        }
+        // Sorted by grade, descending, grade g occupies one contiguous run of positions;
+        // ties within a grade share the run's mean exposure.
+        let mut mean = [0.0f64; MAX_LEVELS as usize];
+        let mut start = 0;
+        for (slot, &c) in mean.iter_mut().zip(&count).rev() {
+            if c > 0 {
+                let run = exposure.get(start..start + c).unwrap_or(&[]);
+                *slot = run.iter().sum::<f64>() / c as f64;
+                start += c;
+            }
+        }
+        let mut target = [0.0f64; MAX_GROUPS];
+        for (&y, &g) in utility.iter().zip(group) {
+            target[usize::from(g) & (MAX_GROUPS - 1)] += mean[grades.grade(y)];
+        }
+        Ok(Eel {
+            group,
+            exposure,
+            target,
+            groups,
+        })
+    }
+
+    /// Whether EEL is meaningful for this query in the protocol's sense: at least two
+    /// groups are present. `false` also for an id of [`MAX_GROUPS`] or more.
+    pub fn valid(group: &[u8]) -> bool {
+        let mut seen = 0u32;
+        for &g in group {
+            if usize::from(g) >= MAX_GROUPS {
+                return false;
+            }
+            seen |= 1 << g;
+        }
+        seen.count_ones() >= 2
+    }
+
+    /// Items per session (`n`).
+    pub fn items(&self) -> usize {
+        self.group.len()
+    }
+
+    /// The target exposure of groups `0..=max id`, in one session.
+    pub fn targets(&self) -> &[f64] {
+        self.target.get(..self.groups).unwrap_or(&[])
+    }
+
+    /// The EEL of `ranking`.
+    ///
+    /// Returns NaN when `ranking` is not `sessions >= 1` blocks of `n` ids or names an
+    /// id `>= n`; an optimiser stops on it. Blocks are not checked to be permutations: an
+    /// id named twice is counted twice.
+    pub fn value(&self, ranking: &[u16], sessions: usize) -> f64 {
+        let n = self.group.len();
+        if !shape_ok(ranking, sessions, n) {
+            return f64::NAN;
+        }
+        let mut exposure = [0.0f64; MAX_GROUPS];
+        for block in ranking.chunks_exact(n) {
+            for (&item, &e) in block.iter().zip(self.exposure) {
+                let Some(&g) = self.group.get(usize::from(item)) else {
+                    return f64::NAN;
+                };
+                // `new` checked every id below MAX_GROUPS: the mask changes nothing and
+                // leaves the hot loop without a bounds check.
+                exposure[usize::from(g) & (MAX_GROUPS - 1)] += e;
+            }
+        }
+        let sessions = sessions as f64;
+        exposure
+            .iter()
+            .zip(&self.target)
+            .take(self.groups)
+            .map(|(&e, &t)| {
+                let d = e / sessions - t;
+                d * d
+            })
+            .sum()
+    }
+}
+
+impl Objective for Eel<'_> {
+    /// The EEL itself; NaN for a malformed ranking.
+    fn cost(&mut self, ranking: &[u16], sessions: usize) -> f64 {
+        self.value(ranking, sessions)
+    }
+}
+
+/// The reference code's `linspan` grading.
+struct Linspan {
+    low: f64,
+    step: f64,
+    top: usize,
+}
+
+impl Linspan {
+    /// `utility` is non-empty and finite; `levels` is in `1..=MAX_LEVELS`.
+    fn new(utility: &[f64], levels: u32) -> Self {
+        let (min, max) = utility
+            .iter()
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &y| {
+                (lo.min(y), hi.max(y))
+            });
+        let low = (min - 1e-10).max(0.0);
+        let high = max + 1e-10;
+        Linspan {
+            low,
+            step: (high - low) / f64::from(levels),
+            top: levels as usize - 1,
+        }
+    }
+
+    /// A grade in `0..=top`. Negative utilities fall below `low` and a list of equal large
+    /// values gives `0 / 0`; both land in grade 0 rather than outside the table.
+    fn grade(&self, y: f64) -> usize {
+        let g = libm::floor((y - self.low) / self.step);
+        if g >= 0.0 {
+            // Saturating float-to-int conversion: huge quotients become usize::MAX first.
+            (g as usize).min(self.top)
+        } else {
+            0
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::objective::{ExposureTable, RankStart};
+
+    /// 1 / log2(3): exposure of the second position when ranks start at 0.
+    const C: f64 = 0.630_929_753_571_457_4;
+
+    fn close(a: f64, b: f64) -> bool {
+        (a - b).abs() < 1e-12
+    }
+
+    #[test]
+    fn two_items() {
+        let t = ExposureTable::<2>::new(RankStart::Zero);
+        let mut eel = Eel::new(&[1.0, 0.0], &[0, 1], 2, t.as_slice()).unwrap();
+        // Grades 1 and 0: targets (1, C).
+        assert!(close(eel.targets()[0], 1.0) && close(eel.targets()[1], C));
+        assert_eq!(eel.targets().len(), 2);
+        assert!(close(eel.value(&[0, 1], 1), 0.0));
+        // Expected (C, 1): 2 (1 - C)^2.
+        assert!(close(eel.cost(&[1, 0], 1), 2.0 * (1.0 - C) * (1.0 - C)));
+        // Expected ((1 + C)/2, (1 + C)/2): (1 - C)^2 / 2.
+        assert!(close(
+            eel.value(&[0, 1, 1, 0], 2),
+            (1.0 - C) * (1.0 - C) / 2.0
+        ));
+    }
+
+    #[test]
+    fn tied_grade_shares_mean_exposure() {
+        let t = ExposureTable::<3>::new(RankStart::Zero);
+        let eel = Eel::new(&[1.0, 1.0, 0.0], &[0, 1, 1], 2, t.as_slice()).unwrap();
+        // Grade 1 holds positions 0 and 1: each item's target (1 + C)/2; grade 0 gets 1/2.
+        let half = (1.0 + C) / 2.0;
+        assert!(close(eel.targets()[0], half));
+        assert!(close(eel.targets()[1], half + 0.5));
+        // [0,1,2]: expected (1, C + 1/2); both off by (1 - C)/2.
+        assert!(close(eel.value(&[0, 1, 2], 1), (1.0 - C) * (1.0 - C) / 2.0));
+        // Alternating the tie over two sessions meets the targets exactly.
+        assert!(close(eel.value(&[0, 1, 2, 1, 0, 2], 2), 0.0));
+    }
+
+    #[test]
+    fn five_levels() {
+        let t = ExposureTable::<4>::new(RankStart::One);
+        let e = t.as_slice();
+        // step = (4 + 1e-10)/5: grades 0, 0, 1, 4.
+        let eel = Eel::new(&[0.0, 0.5, 1.0, 4.0], &[0, 1, 0, 1], 5, e).unwrap();
+        let tail = (e[2] + e[3]) / 2.0;
+        assert!(close(eel.targets()[0], tail + e[1]));
+        assert!(close(eel.targets()[1], tail + e[0]));
+        // With 1 level everything ties and both groups get half of the total.
+        let flat = Eel::new(&[0.0, 0.5, 1.0, 4.0], &[0, 1, 0, 1], 1, e).unwrap();
+        let half = e.iter().sum::<f64>() / 2.0;
+        assert!(close(flat.targets()[0], half) && close(flat.targets()[1], half));
+    }
+
+    #[test]
+    fn equal_or_negative_utilities_stay_in_range() {
+        let t = ExposureTable::<3>::new(RankStart::Zero);
+        let all = 1.0 + C + 0.5;
+        for u in [[3.0, 3.0, 3.0], [1e20, 1e20, 1e20], [-1.0, -5.0, 0.0]] {
+            let eel = Eel::new(&u, &[0, 1, 1], 2, t.as_slice()).unwrap();
+            // One grade: each item's target is the mean of all positions.
+            assert!(close(eel.targets()[0], all / 3.0), "{u:?}");
+            assert!(close(eel.targets()[1], 2.0 * all / 3.0), "{u:?}");
+        }
+    }
+
+    #[test]
+    fn group_naming_does_not_matter() {
+        let t = ExposureTable::<4>::new(RankStart::One);
+        let u = [0.0, 1.0, 1.0, 0.0];
+        let a = Eel::new(&u, &[0, 1, 1, 0], 2, t.as_slice()).unwrap();
+        let b = Eel::new(&u, &[1, 0, 0, 1], 2, t.as_slice()).unwrap();
+        let r = [3u16, 1, 0, 2, 1, 2, 3, 0];
+        assert!(a.value(&r, 2) > 0.0);
+        assert!(close(a.value(&r, 2), b.value(&r, 2)));
+    }
+
+    #[test]
+    fn many_groups() {
+        let t = ExposureTable::<3>::new(RankStart::Zero);
+        // Ids 0 and 15 with 1..14 absent: absent groups add nothing.
+        let eel = Eel::new(&[1.0, 0.0, 0.0], &[15, 0, 0], 2, t.as_slice()).unwrap();
+        assert_eq!(eel.targets().len(), 16);
+        assert!(close(eel.targets()[15], 1.0));
+        assert!(close(eel.value(&[0, 1, 2], 1), 0.0));
+        // Expected (group 0, group 15) = (1.5, C) against targets (C + 0.5, 1).
+        let d = 1.0 - C;
+        assert!(close(eel.value(&[1, 0, 2], 1), 2.0 * d * d));
+    }
+
+    #[test]
+    fn malformed_ranking_is_nan() {
+        let t = ExposureTable::<2>::new(RankStart::Zero);
+        let mut eel = Eel::new(&[1.0, 0.0], &[0, 1], 2, t.as_slice()).unwrap();
+        assert!(eel.value(&[0, 1, 0], 1).is_nan());
+        assert!(eel.value(&[0, 7], 1).is_nan());
+        assert!(eel.cost(&[], 0).is_nan());
+    }
+
+    #[test]
+    fn constructor_errors() {
+        let t = ExposureTable::<3>::new(RankStart::Zero);
+        let t = t.as_slice();
+        assert_eq!(Eel::new(&[], &[], 2, t), Err(Error::Empty));
+        assert_eq!(
+            Eel::new(&[1.0, 0.0], &[0, 1, 1], 2, t),
+            Err(Error::LengthMismatch {
+                expected: 2,
+                found: 3
+            })
+        );
+        assert_eq!(
+            Eel::new(&[f64::NAN, 0.0], &[0, 1], 2, t),
+            Err(Error::NotFinite { index: 0 })
+        );
+        assert!(matches!(
+            Eel::new(&[1.0, 0.0], &[0, 1], 0, t),
+            Err(Error::InvalidConfig(_))
+        ));
+        assert!(matches!(
+            Eel::new(&[1.0, 0.0], &[0, 1], 65, t),
+            Err(Error::InvalidConfig(_))
+        ));
+        assert!(Eel::new(&[1.0, 0.0], &[0, 1], 64, t).is_ok());
+        assert_eq!(
+            Eel::new(&[1.0, 0.0], &[0, 16], 2, t),
+            Err(Error::Capacity {
+                requested: 17,
+                capacity: 16
+            })
+        );
+        assert_eq!(
+            Eel::new(&[1.0; 4], &[0, 1, 0, 1], 2, t),
+            Err(Error::LengthMismatch {
+                expected: 4,
+                found: 3
+            })
+        );
+        assert!(matches!(
+            Eel::new(&[1.0], &[0], 2, &[-1.0]),
+            Err(Error::InvalidConfig(_))
+        ));
+    }
+
+    #[test]
+    fn validity() {
+        assert!(Eel::valid(&[0, 1]));
+        assert!(Eel::valid(&[1, 1, 0, 1]));
+        assert!(Eel::valid(&[3, 15]));
+        assert!(!Eel::valid(&[1, 1, 1]));
+        assert!(!Eel::valid(&[]));
+        assert!(!Eel::valid(&[0, 16]));
+    }
+}
