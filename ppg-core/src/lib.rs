@@ -5,14 +5,23 @@
 
 mod arena;
 mod dims;
+mod engine;
 mod error;
 pub mod objective;
 mod pairs;
+pub mod pl;
 mod report;
 mod rng;
+mod sampler;
+mod score;
+mod trainer;
 
 pub use dims::{Dims, MAX_ITEMS};
+pub use engine::Ppg;
 pub use error::Error;
 pub use objective::Objective;
+pub use pl::{PlConfig, PlackettLuce};
 pub use report::TrainReport;
 pub use rng::Rng;
+pub use sampler::SamplerMode;
+pub use trainer::{Gradient, TrainConfig};

@@ -1,0 +1,584 @@
+//! The PPG engine: a distribution per session block, held in caller memory.
+
+use crate::arena::{region_bytes, Arena};
+use crate::pairs::{self, PairBits};
+use crate::sampler::{self, Draw, LogProb, Replay, SamplerMode, Scratch};
+use crate::score::ScoreWalk;
+use crate::{Dims, Error, Rng};
+
+/// A Probabilistic Permutation Graph over `sessions` independent blocks of the same list.
+///
+/// Each session block has a reference permutation and an inversion probability per item
+/// pair; a block costs its own `n^2`, never `(S n)^2`. Item ids are positions in the caller's
+/// initial ranking: the reference starts as `0, 1, ..., n - 1` in every session.
+///
+/// The engine borrows all of its memory (see [`Ppg::bytes`]) and never allocates.
+///
+/// ```
+/// use ppg_core::{Dims, Ppg, SamplerMode};
+/// let dims = Dims::new(8, 2, 16);
+/// let mut mem = [0u8; Ppg::bytes(Dims::new(8, 2, 16))];
+/// let mut ppg = Ppg::new(&mut mem, dims, 42)?;
+/// ppg.start(8, 2, 0.5)?;
+/// let mut ranking = [0u16; 16];
+/// let log_p = ppg.sample(SamplerMode::Corrected, &mut ranking)?;
+/// assert!((ppg.log_prob(SamplerMode::Corrected, &ranking)? - log_p).abs() < 1e-9);
+/// # Ok::<(), ppg_core::Error>(())
+/// ```
+pub struct Ppg<'a> {
+    pub(crate) dims: Dims,
+    pub(crate) n: usize,
+    pub(crate) sessions: usize,
+    pub(crate) rng: Rng,
+    pub(crate) state: State<'a>,
+    pub(crate) saved: State<'a>,
+    pub(crate) saved_rng: Rng,
+    pub(crate) frozen: PairBits<'a>,
+    pub(crate) grad: &'a mut [f32],
+    pub(crate) work: Work<'a>,
+}
+
+/// Everything a training run changes, so that a failed run can be undone.
+pub(crate) struct State<'a> {
+    pub reference: &'a mut [u16],
+    pub weights: &'a mut [f32],
+    pub best: &'a mut [u16],
+    pub best_cost: f64,
+    pub batch: &'a mut [u16],
+    pub batch_log_prob: &'a mut [f64],
+    pub pending: usize,
+    pub pending_mode: SamplerMode,
+}
+
+impl State<'_> {
+    fn copy_from(&mut self, other: &State) {
+        self.reference.copy_from_slice(other.reference);
+        self.weights.copy_from_slice(other.weights);
+        self.best.copy_from_slice(other.best);
+        self.best_cost = other.best_cost;
+        self.batch.copy_from_slice(other.batch);
+        self.batch_log_prob.copy_from_slice(other.batch_log_prob);
+        self.pending = other.pending;
+        self.pending_mode = other.pending_mode;
+    }
+}
+
+/// Buffers for one block at a time.
+pub(crate) struct Work<'a> {
+    pub scratch: Scratch<'a>,
+    pub pos: &'a mut [u16],
+    pub block: &'a mut [u16],
+    pub diff_row: &'a mut [f64],
+    pub diff_col: &'a mut [f64],
+    pub costs: &'a mut [f64],
+}
+
+const UNSEEN: u16 = u16::MAX;
+
+impl<'a> Ppg<'a> {
+    /// Bytes of memory an engine of shape `dims` needs, alignment slack included.
+    ///
+    /// A `const fn`, so a firmware buffer can be a static array of exactly this size.
+    pub const fn bytes(dims: Dims) -> usize {
+        let n = dims.items;
+        let total = dims.total();
+        let pairs = pairs::count(n).saturating_mul(dims.sessions);
+        let samples = total.saturating_mul(dims.batch);
+        let (nt, nb) = Scratch::halves(n);
+        let state = region_bytes::<u16>(total) * 2
+            + region_bytes::<f32>(pairs)
+            + region_bytes::<u16>(samples)
+            + region_bytes::<f64>(dims.batch);
+        let work = region_bytes::<u16>(nt) * 2
+            + region_bytes::<f64>((nt + 1) * nb)
+            + region_bytes::<u16>(nb)
+            + region_bytes::<f64>(nb + 1)
+            + region_bytes::<u16>(n) * 2
+            + region_bytes::<f64>(nt * (nb + 1))
+            + region_bytes::<f64>(nb * (nt + 1))
+            + region_bytes::<f64>(dims.batch);
+        state * 2 + region_bytes::<u32>(PairBits::words_for(n)) + region_bytes::<f32>(pairs) + work
+    }
+
+    /// An engine of shape `dims` in `mem`, its generator seeded with `seed`. It holds no
+    /// query until [`Ppg::start`].
+    ///
+    /// # Errors
+    /// [`Error::Empty`] or [`Error::Capacity`] for an unusable shape,
+    /// [`Error::MemoryTooSmall`] when `mem` is shorter than [`Ppg::bytes`].
+    pub fn new(mem: &'a mut [u8], dims: Dims, seed: u64) -> Result<Self, Error> {
+        dims.check()?;
+        let needed = Self::bytes(dims);
+        if mem.len() < needed {
+            return Err(Error::MemoryTooSmall {
+                needed,
+                available: mem.len(),
+            });
+        }
+        let mut arena = Arena::new(mem, needed);
+        let n = dims.items;
+        let total = dims.total();
+        let pairs = pairs::count(n) * dims.sessions;
+        let (nt, nb) = Scratch::halves(n);
+        let mut state = || -> Result<State<'a>, Error> {
+            Ok(State {
+                reference: arena.take(total)?,
+                best: arena.take(total)?,
+                weights: arena.take(pairs)?,
+                batch: arena.take(total * dims.batch)?,
+                batch_log_prob: arena.take(dims.batch)?,
+                best_cost: f64::INFINITY,
+                pending: 0,
+                pending_mode: SamplerMode::Uncorrected,
+            })
+        };
+        let state_now = state()?;
+        let saved = state()?;
+        let frozen = PairBits {
+            words: arena.take(PairBits::words_for(n))?,
+        };
+        let grad = arena.take(pairs)?;
+        let work = Work {
+            scratch: Scratch {
+                top: arena.take(nt)?,
+                passed: arena.take(nt)?,
+                col: arena.take((nt + 1) * nb)?,
+                col_filled: arena.take(nb)?,
+                row: arena.take(nb + 1)?,
+            },
+            pos: arena.take(n)?,
+            block: arena.take(n)?,
+            diff_row: arena.take(nt * (nb + 1))?,
+            diff_col: arena.take(nb * (nt + 1))?,
+            costs: arena.take(dims.batch)?,
+        };
+        let rng = Rng::new(seed);
+        Ok(Ppg {
+            dims,
+            n: 0,
+            sessions: 0,
+            saved_rng: rng.clone(),
+            rng,
+            state: state_now,
+            saved,
+            frozen,
+            grad,
+            work,
+        })
+    }
+
+    /// The shape the engine was laid out for.
+    pub fn dims(&self) -> Dims {
+        self.dims
+    }
+
+    /// Items per session of the current query (0 before [`Ppg::start`]).
+    pub fn items(&self) -> usize {
+        self.n
+    }
+
+    /// Sessions of the current query.
+    pub fn sessions(&self) -> usize {
+        self.sessions
+    }
+
+    /// Restarts the generator from `seed`.
+    pub fn reseed(&mut self, seed: u64) {
+        self.rng = Rng::new(seed);
+    }
+
+    /// Starts a query of `items` items in `sessions` sessions: every reference is the input
+    /// order `0..items`, every pair has weight `initial_weight`, no pair is constrained, no
+    /// best ranking is known, no batch is pending.
+    ///
+    /// # Errors
+    /// [`Error::Empty`] for zero items or sessions, [`Error::Capacity`] beyond the layout,
+    /// [`Error::NotProbability`] when `initial_weight` is not in `[0, 1]`.
+    pub fn start(
+        &mut self,
+        items: usize,
+        sessions: usize,
+        initial_weight: f32,
+    ) -> Result<(), Error> {
+        if items == 0 || sessions == 0 {
+            return Err(Error::Empty);
+        }
+        if items > self.dims.items {
+            return Err(Error::Capacity {
+                requested: items,
+                capacity: self.dims.items,
+            });
+        }
+        if sessions > self.dims.sessions {
+            return Err(Error::Capacity {
+                requested: sessions,
+                capacity: self.dims.sessions,
+            });
+        }
+        if !(0.0..=1.0).contains(&initial_weight) {
+            return Err(Error::NotProbability { index: 0 });
+        }
+        self.n = items;
+        self.sessions = sessions;
+        for block in self.state.reference[..items * sessions].chunks_exact_mut(items) {
+            for (k, slot) in block.iter_mut().enumerate() {
+                *slot = k as u16;
+            }
+        }
+        let count = self.pair_count();
+        self.state.weights[..count * sessions].fill(initial_weight);
+        self.frozen.clear();
+        self.state.best_cost = f64::INFINITY;
+        self.state.pending = 0;
+        Ok(())
+    }
+
+    pub(crate) fn pair_count(&self) -> usize {
+        pairs::count(self.n)
+    }
+
+    pub(crate) fn check_started(&self) -> Result<(), Error> {
+        if self.n == 0 {
+            Err(Error::Empty)
+        } else {
+            Ok(())
+        }
+    }
+
+    fn check_item(&self, item: usize) -> Result<(), Error> {
+        if item < self.n {
+            Ok(())
+        } else {
+            Err(Error::ItemOutOfRange {
+                item,
+                items: self.n,
+            })
+        }
+    }
+
+    /// Forbids the inversion of items `a` and `b` in every session: their weight becomes 0
+    /// and is never trained.
+    ///
+    /// # Errors
+    /// [`Error::Empty`] before [`Ppg::start`], [`Error::ItemOutOfRange`], [`Error::SamePair`].
+    pub fn forbid(&mut self, a: usize, b: usize) -> Result<(), Error> {
+        self.check_started()?;
+        self.check_item(a)?;
+        self.check_item(b)?;
+        if a == b {
+            return Err(Error::SamePair);
+        }
+        self.freeze(pairs::index(a, b, self.n));
+        Ok(())
+    }
+
+    fn freeze(&mut self, pair: usize) {
+        self.frozen.set(pair);
+        let count = self.pair_count();
+        for s in 0..self.sessions {
+            self.state.weights[s * count + pair] = 0.0;
+        }
+    }
+
+    fn freeze_where<G: PartialEq>(&mut self, groups: &[G], same: bool) -> Result<(), Error> {
+        self.check_started()?;
+        if groups.len() != self.n {
+            return Err(Error::LengthMismatch {
+                expected: self.n,
+                found: groups.len(),
+            });
+        }
+        let mut pair = 0;
+        for a in 0..self.n {
+            for b in a + 1..self.n {
+                if (groups[a] == groups[b]) == same {
+                    self.freeze(pair);
+                }
+                pair += 1;
+            }
+        }
+        Ok(())
+    }
+
+    /// Intra-group fixed ranking: items with equal labels keep their relative order.
+    ///
+    /// # Errors
+    /// [`Error::Empty`] before [`Ppg::start`], [`Error::LengthMismatch`] unless one label per item.
+    pub fn keep_order_within<G: PartialEq>(&mut self, groups: &[G]) -> Result<(), Error> {
+        self.freeze_where(groups, true)
+    }
+
+    /// Inter-group fixed ranking: items with different labels keep their relative order.
+    ///
+    /// # Errors
+    /// As [`Ppg::keep_order_within`].
+    pub fn keep_order_between<G: PartialEq>(&mut self, groups: &[G]) -> Result<(), Error> {
+        self.freeze_where(groups, false)
+    }
+
+    /// Whether the pair `{a, b}` is constrained (false for ids out of range).
+    pub fn is_constrained(&self, a: usize, b: usize) -> bool {
+        a != b && a < self.n && b < self.n && self.frozen.get(pairs::index(a, b, self.n))
+    }
+
+    /// The current reference rankings, `sessions` blocks of `items`.
+    pub fn reference(&self) -> &[u16] {
+        &self.state.reference[..self.n * self.sessions]
+    }
+
+    /// The probability that `a` and `b` come out in the opposite order from the reference
+    /// of `session`.
+    ///
+    /// # Errors
+    /// [`Error::ItemOutOfRange`], [`Error::SamePair`], [`Error::Capacity`] for a session
+    /// out of range.
+    pub fn weight(&self, session: usize, a: usize, b: usize) -> Result<f32, Error> {
+        let pair = self.pair_of(session, a, b)?;
+        Ok(self.state.weights[pair])
+    }
+
+    /// Sets one weight; constrained pairs keep 0.
+    ///
+    /// # Errors
+    /// As [`Ppg::weight`], [`Error::NotProbability`] outside `[0, 1]`,
+    /// [`Error::InvalidConfig`] for a constrained pair.
+    pub fn set_weight(&mut self, session: usize, a: usize, b: usize, w: f32) -> Result<(), Error> {
+        let pair = self.pair_of(session, a, b)?;
+        if !(0.0..=1.0).contains(&w) {
+            return Err(Error::NotProbability { index: 0 });
+        }
+        if self.frozen.get(pairs::index(a, b, self.n)) {
+            return Err(Error::InvalidConfig("the pair is constrained"));
+        }
+        self.state.weights[pair] = w;
+        Ok(())
+    }
+
+    fn pair_of(&self, session: usize, a: usize, b: usize) -> Result<usize, Error> {
+        self.check_started()?;
+        if session >= self.sessions {
+            return Err(Error::Capacity {
+                requested: session + 1,
+                capacity: self.sessions,
+            });
+        }
+        self.check_item(a)?;
+        self.check_item(b)?;
+        if a == b {
+            return Err(Error::SamePair);
+        }
+        Ok(session * self.pair_count() + pairs::index(a, b, self.n))
+    }
+
+    /// The lowest-cost ranking seen so far and its cost, if any was scored.
+    pub fn best(&self) -> Option<(&[u16], f64)> {
+        if self.state.best_cost.is_finite() {
+            Some((
+                &self.state.best[..self.n * self.sessions],
+                self.state.best_cost,
+            ))
+        } else {
+            None
+        }
+    }
+
+    /// Draws one multi-session ranking into `out` and returns its exact log-probability
+    /// under the sampler that drew it.
+    ///
+    /// # Errors
+    /// [`Error::Empty`] before [`Ppg::start`], [`Error::LengthMismatch`] unless
+    /// `out.len() == items * sessions`.
+    pub fn sample(&mut self, mode: SamplerMode, out: &mut [u16]) -> Result<f64, Error> {
+        self.check_started()?;
+        let total = self.n * self.sessions;
+        if out.len() != total {
+            return Err(Error::LengthMismatch {
+                expected: total,
+                found: out.len(),
+            });
+        }
+        Ok(sample_into(self, mode, out))
+    }
+
+    /// Checks that `ranking` is `sessions` permutations of `0..items`.
+    pub(crate) fn check_ranking(&mut self, ranking: &[u16]) -> Result<(), Error> {
+        self.check_started()?;
+        let total = self.n * self.sessions;
+        if ranking.len() != total {
+            return Err(Error::LengthMismatch {
+                expected: total,
+                found: ranking.len(),
+            });
+        }
+        for block in ranking.chunks_exact(self.n) {
+            let seen = &mut self.work.pos[..self.n];
+            seen.fill(UNSEEN);
+            for (k, &item) in block.iter().enumerate() {
+                let slot = seen.get_mut(item as usize).ok_or(Error::ItemOutOfRange {
+                    item: item as usize,
+                    items: self.n,
+                })?;
+                if *slot != UNSEEN {
+                    return Err(Error::NotPermutation);
+                }
+                *slot = k as u16;
+            }
+        }
+        Ok(())
+    }
+
+    /// The exact log-probability that the sampler in `mode` draws `ranking`
+    /// (`-inf` for a ranking it cannot draw, such as one inverting a constrained pair).
+    ///
+    /// # Errors
+    /// [`Error::Empty`] before [`Ppg::start`], [`Error::LengthMismatch`],
+    /// [`Error::ItemOutOfRange`] or [`Error::NotPermutation`] for a malformed ranking.
+    pub fn log_prob(&mut self, mode: SamplerMode, ranking: &[u16]) -> Result<f64, Error> {
+        self.check_ranking(ranking)?;
+        let (n, count) = (self.n, self.pair_count());
+        let mut total = 0.0;
+        for s in 0..self.sessions {
+            let block = &ranking[s * n..(s + 1) * n];
+            let Work {
+                scratch,
+                pos,
+                block: seg,
+                ..
+            } = &mut self.work;
+            locate(block, &mut pos[..n]);
+            seg[..n].copy_from_slice(&self.state.reference[s * n..(s + 1) * n]);
+            let w = &self.state.weights[s * count..(s + 1) * count];
+            let mut replay = Replay {
+                pos: &pos[..n],
+                log_prob: LogProb::new(),
+            };
+            sampler::walk_block(&mut seg[..n], w, n, mode, scratch, &mut replay);
+            total += replay.log_prob.value();
+        }
+        Ok(total)
+    }
+
+    /// Writes the exact gradient of [`Ppg::log_prob`] with respect to every weight into
+    /// `out` (`sessions` blocks of packed pairs, see [`Ppg::pair_index`]) and returns the
+    /// log-probability.
+    ///
+    /// # Errors
+    /// As [`Ppg::log_prob`]; [`Error::LengthMismatch`] unless `out` holds one value per
+    /// pair and session; [`Error::Unsupported`] when `ranking` has probability zero.
+    pub fn score(
+        &mut self,
+        mode: SamplerMode,
+        ranking: &[u16],
+        out: &mut [f32],
+    ) -> Result<f64, Error> {
+        self.check_ranking(ranking)?;
+        let pairs_total = self.pair_count() * self.sessions;
+        if out.len() != pairs_total {
+            return Err(Error::LengthMismatch {
+                expected: pairs_total,
+                found: out.len(),
+            });
+        }
+        out.fill(0.0);
+        let (log_prob, possible) = score_into(self, mode, ranking, 1.0, out);
+        if possible {
+            Ok(log_prob)
+        } else {
+            out.fill(0.0);
+            Err(Error::Unsupported(
+                "the ranking has probability zero under the sampler",
+            ))
+        }
+    }
+
+    /// Index of the pair `{a, b}` within one session's block of weights or scores.
+    ///
+    /// # Errors
+    /// [`Error::ItemOutOfRange`] or [`Error::SamePair`].
+    pub fn pair_index(&self, a: usize, b: usize) -> Result<usize, Error> {
+        self.check_item(a)?;
+        self.check_item(b)?;
+        if a == b {
+            return Err(Error::SamePair);
+        }
+        Ok(pairs::index(a, b, self.n))
+    }
+
+    pub(crate) fn save(&mut self) {
+        self.saved.copy_from(&self.state);
+        self.saved_rng = self.rng.clone();
+    }
+
+    pub(crate) fn restore(&mut self) {
+        self.state.copy_from(&self.saved);
+        self.rng = self.saved_rng.clone();
+    }
+}
+
+/// Writes each item's position in `block` into `pos`.
+pub(crate) fn locate(block: &[u16], pos: &mut [u16]) {
+    for (k, &item) in block.iter().enumerate() {
+        pos[item as usize] = k as u16;
+    }
+}
+
+/// Draws one ranking (already validated in length) and returns its log-probability.
+pub(crate) fn sample_into(ppg: &mut Ppg, mode: SamplerMode, out: &mut [u16]) -> f64 {
+    let (n, count) = (ppg.n, ppg.pair_count());
+    let mut draw = Draw {
+        rng: &mut ppg.rng,
+        log_prob: LogProb::new(),
+    };
+    for (s, seg) in out.chunks_exact_mut(n).enumerate() {
+        seg.copy_from_slice(&ppg.state.reference[s * n..(s + 1) * n]);
+        let w = &ppg.state.weights[s * count..(s + 1) * count];
+        sampler::walk_block(seg, w, n, mode, &mut ppg.work.scratch, &mut draw);
+    }
+    draw.log_prob.value()
+}
+
+/// Adds `scale` times the exact score of a validated `ranking` into `grad`; returns the
+/// log-probability and whether the ranking is possible.
+pub(crate) fn score_into(
+    ppg: &mut Ppg,
+    mode: SamplerMode,
+    ranking: &[u16],
+    scale: f64,
+    grad: &mut [f32],
+) -> (f64, bool) {
+    let (n, count) = (ppg.n, ppg.pair_count());
+    let (nt, nb) = Scratch::halves(ppg.dims.items);
+    let mut total = 0.0;
+    let mut possible = true;
+    for s in 0..ppg.sessions {
+        let Work {
+            scratch,
+            pos,
+            block: seg,
+            diff_row,
+            diff_col,
+            ..
+        } = &mut ppg.work;
+        locate(&ranking[s * n..(s + 1) * n], &mut pos[..n]);
+        seg[..n].copy_from_slice(&ppg.state.reference[s * n..(s + 1) * n]);
+        let w = &ppg.state.weights[s * count..(s + 1) * count];
+        let mut walk = ScoreWalk {
+            pos: &pos[..n],
+            w,
+            n,
+            grad: &mut grad[s * count..(s + 1) * count],
+            scale,
+            corrected: mode == SamplerMode::Corrected,
+            diff_row,
+            diff_col,
+            row_stride: nb + 1,
+            col_stride: nt + 1,
+            log_prob: LogProb::new(),
+            possible: true,
+        };
+        sampler::walk_block(&mut seg[..n], w, n, mode, scratch, &mut walk);
+        total += walk.log_prob.value();
+        possible &= walk.possible;
+    }
+    (total, possible)
+}

@@ -1,0 +1,275 @@
+//! The merge sampler (Algorithms 1 and 2 of the paper) and its replay.
+//!
+//! One session block is sampled by splitting the reference at `len / 2`, sampling both halves,
+//! then merging: the top half's items, last to first, move down past bottom items one
+//! Bernoulli decision at a time, stopping at the first negative decision or where the
+//! previous top item stopped. Every inversion is an explicit positive decision, so a pair of
+//! weight 0 is never inverted.
+//!
+//! With the paper's correction (Eq. 9) a decision on pair `(t, i)` uses `w / (1 - q)`. Writing
+//! `pi` for the product of `(1 - w_x)` over the pairs whose positive draw the negative
+//! outcome would make impossible (the rest of `t`'s reachable row, `A`, and the top items above
+//! `t` in column `i`, `B`), `q = (1 - w)(1 - pi)` and the corrected probability is
+//! `w / (w + (1 - w) pi)`. Row products are suffix products built once per top item and
+//! column products are prefix products built once per column, so a corrected sample costs
+//! `O(n^2)` in the worst case rather than the paper's `O(n^3)`.
+//!
+//! The decisions a sample took are a function of the sample alone (each merge's inputs are
+//! the restrictions of the final order to the two halves), so [`Walk`]s other than the
+//! random one *replay* a known ranking through the same code: that gives the exact
+//! probability of any ranking under the sampler, and its exact gradient.
+
+use crate::pairs;
+
+/// How the merge sampler draws each inversion.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SamplerMode {
+    /// The paper's corrected draws `w / (1 - q)` (Eq. 9).
+    Corrected,
+    /// The reference code's draws `w` (its correction is commented out, `q = 0`).
+    Uncorrected,
+}
+
+/// One Bernoulli decision of a merge: may the top item pass the bottom item?
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Decision {
+    /// Index of the moving item in the top half's sampled order.
+    pub t: usize,
+    /// Index of the item it may pass in the bottom half's sampled order.
+    pub i: usize,
+    /// Bottom indices `0..bound` are reachable for this top item.
+    pub bound: usize,
+    /// Weight of the pair.
+    pub w: f64,
+    /// Product of `1 - w_x` over the pairs the correction accounts for (1 when uncorrected).
+    pub pi: f64,
+    /// Probability of passing.
+    pub p: f64,
+    /// Packed index of the pair in the session's weights.
+    pub pair: usize,
+    /// The moving (top) item.
+    pub x: u16,
+    /// The item it may pass.
+    pub y: u16,
+}
+
+/// What drives the decisions of a merge.
+pub(crate) trait Walk {
+    /// Whether the top item passes the bottom item.
+    fn decide(&mut self, d: &Decision) -> bool;
+    /// Called after the decisions of a merge, before the halves are interleaved.
+    fn merged(&mut self, _top: &[u16], _bottom: &[u16]) {}
+}
+
+/// Buffers one merge needs, sized for the largest list the engine holds.
+pub(crate) struct Scratch<'a> {
+    /// The top half, saved while the merged order is written in place.
+    pub top: &'a mut [u16],
+    /// How many bottom items each top item passed.
+    pub passed: &'a mut [u16],
+    /// Per column, prefix products of `1 - w` down the top half; stride `top.len() + 1`.
+    pub col: &'a mut [f64],
+    /// Per column, how many prefix products are filled (0: none yet).
+    pub col_filled: &'a mut [u16],
+    /// Suffix products along the moving item's row.
+    pub row: &'a mut [f64],
+}
+
+impl Scratch<'_> {
+    /// `(top, bottom)` capacities of the largest merge for lists of `n` items.
+    pub(crate) const fn halves(n: usize) -> (usize, usize) {
+        (n / 2, n - n / 2)
+    }
+}
+
+/// Samples (or replays) one block in place: `seg` holds the block's items in reference order
+/// on entry and the sampled order on exit. `w` is the session's packed weights over `n` items.
+pub(crate) fn walk_block<W: Walk>(
+    seg: &mut [u16],
+    w: &[f32],
+    n: usize,
+    mode: SamplerMode,
+    s: &mut Scratch,
+    walk: &mut W,
+) {
+    let len = seg.len();
+    if len < 2 {
+        return;
+    }
+    let mid = len / 2;
+    // Recursion depth is log2(len) <= 16: ids are u16.
+    walk_block(&mut seg[..mid], w, n, mode, s, walk);
+    walk_block(&mut seg[mid..], w, n, mode, s, walk);
+    merge(seg, mid, w, n, mode, s, walk);
+}
+
+fn merge<W: Walk>(
+    seg: &mut [u16],
+    mid: usize,
+    w: &[f32],
+    n: usize,
+    mode: SamplerMode,
+    s: &mut Scratch,
+    walk: &mut W,
+) {
+    let nt = mid;
+    let nb = seg.len() - mid;
+    let (top, bottom) = seg.split_at(mid);
+    let corrected = mode == SamplerMode::Corrected;
+    let stride = s.top.len() + 1;
+    if corrected {
+        s.col_filled[..nb].fill(0);
+    }
+    let mut bound = nb;
+    for t in (0..nt).rev() {
+        let x = top[t] as usize;
+        if corrected && bound > 0 {
+            // row[i] = prod over j in (i, bound) of (1 - w(x, bottom[j])).
+            s.row[bound - 1] = 1.0;
+            for i in (0..bound - 1).rev() {
+                let wj = w[pairs::index(x, bottom[i + 1] as usize, n)] as f64;
+                s.row[i] = s.row[i + 1] * (1.0 - wj);
+            }
+        }
+        let mut i = 0;
+        while i < bound {
+            let y = bottom[i] as usize;
+            let pair = pairs::index(x, y, n);
+            let wi = w[pair] as f64;
+            let pi = if corrected {
+                s.row[i] * column_prefix(s, stride, top, y, i, t, w, n)
+            } else {
+                1.0
+            };
+            let p = if wi <= 0.0 {
+                0.0
+            } else {
+                wi / (wi + (1.0 - wi) * pi)
+            };
+            let d = Decision {
+                t,
+                i,
+                bound,
+                w: wi,
+                pi,
+                p,
+                pair,
+                x: x as u16,
+                y: y as u16,
+            };
+            if !walk.decide(&d) {
+                break;
+            }
+            i += 1;
+        }
+        s.passed[t] = i as u16;
+        bound = i;
+    }
+    walk.merged(top, bottom);
+
+    // Interleave front to back: a bottom item only moves towards the front, so it is read
+    // before its old slot is overwritten; top items come from the saved copy.
+    s.top[..nt].copy_from_slice(&seg[..mid]);
+    let mut out = 0;
+    let mut j = 0;
+    for t in 0..nt {
+        let until = s.passed[t] as usize;
+        while j < until {
+            seg[out] = seg[mid + j];
+            out += 1;
+            j += 1;
+        }
+        seg[out] = s.top[t];
+        out += 1;
+    }
+}
+
+/// Product of `1 - w(top[r], y)` for `r < t`, filling column `i`'s prefix products on first use.
+/// Columns are first used at their largest `t` (top items are merged last to first), so one
+/// fill serves every later query.
+#[allow(clippy::too_many_arguments)]
+#[inline]
+fn column_prefix(
+    s: &mut Scratch,
+    stride: usize,
+    top: &[u16],
+    y: usize,
+    i: usize,
+    t: usize,
+    w: &[f32],
+    n: usize,
+) -> f64 {
+    let col = &mut s.col[i * stride..(i + 1) * stride];
+    let filled = s.col_filled[i] as usize;
+    if filled <= t {
+        if filled == 0 {
+            col[0] = 1.0;
+        }
+        for r in filled.max(1)..=t {
+            let wr = w[pairs::index(top[r - 1] as usize, y, n)] as f64;
+            col[r] = col[r - 1] * (1.0 - wr);
+        }
+        s.col_filled[i] = (t + 1) as u16;
+    }
+    col[t]
+}
+
+/// A running product of probabilities, folded into a log before it can underflow.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct LogProb {
+    product: f64,
+    log: f64,
+}
+
+impl LogProb {
+    pub(crate) fn new() -> Self {
+        LogProb {
+            product: 1.0,
+            log: 0.0,
+        }
+    }
+
+    #[inline(always)]
+    pub(crate) fn times(&mut self, p: f64) {
+        self.product *= p;
+        if self.product < 1e-250 {
+            self.log += libm::log(self.product);
+            self.product = 1.0;
+        }
+    }
+
+    pub(crate) fn value(&self) -> f64 {
+        self.log + libm::log(self.product)
+    }
+}
+
+/// Draws each decision from the generator and records the probability of the outcome.
+pub(crate) struct Draw<'r> {
+    pub rng: &'r mut crate::Rng,
+    pub log_prob: LogProb,
+}
+
+impl Walk for Draw<'_> {
+    #[inline(always)]
+    fn decide(&mut self, d: &Decision) -> bool {
+        let pass = self.rng.unit_f64() < d.p;
+        self.log_prob.times(if pass { d.p } else { 1.0 - d.p });
+        pass
+    }
+}
+
+/// Replays a known block: an item passes another exactly when it comes after it.
+pub(crate) struct Replay<'p> {
+    /// Position of each item in the replayed block.
+    pub pos: &'p [u16],
+    pub log_prob: LogProb,
+}
+
+impl Walk for Replay<'_> {
+    #[inline(always)]
+    fn decide(&mut self, d: &Decision) -> bool {
+        let pass = self.pos[d.x as usize] > self.pos[d.y as usize];
+        self.log_prob.times(if pass { d.p } else { 1.0 - d.p });
+        pass
+    }
+}
