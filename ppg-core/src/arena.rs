@@ -10,7 +10,8 @@ use core::mem::{align_of, size_of};
 
 /// Bytes a region of `len` values of `T` may take, padding for alignment included.
 pub(crate) const fn region_bytes<T>(len: usize) -> usize {
-    len.saturating_mul(size_of::<T>()).saturating_add(align_of::<T>() - 1)
+    len.saturating_mul(size_of::<T>())
+        .saturating_add(align_of::<T>() - 1)
 }
 
 /// Hands out consecutive typed regions of a byte buffer.
@@ -23,12 +24,19 @@ pub(crate) struct Arena<'a> {
 impl<'a> Arena<'a> {
     /// `needed` is the layout's total, reported if the buffer runs out.
     pub(crate) fn new(bytes: &'a mut [u8], needed: usize) -> Self {
-        Arena { given: bytes.len(), rest: bytes, needed }
+        Arena {
+            given: bytes.len(),
+            rest: bytes,
+            needed,
+        }
     }
 
     /// The next `len` values of `T`, zeroed.
     pub(crate) fn take<T: Pod>(&mut self, len: usize) -> Result<&'a mut [T], Error> {
-        let too_small = Error::MemoryTooSmall { needed: self.needed, available: self.given };
+        let too_small = Error::MemoryTooSmall {
+            needed: self.needed,
+            available: self.given,
+        };
         let pad = self.rest.as_ptr().align_offset(align_of::<T>());
         let bytes = len.checked_mul(size_of::<T>()).ok_or(too_small)?;
         let end = pad.checked_add(bytes).ok_or(too_small)?;

@@ -20,7 +20,11 @@ pub struct Dims {
 impl Dims {
     /// A shape; [`Dims::check`] says whether it is usable.
     pub const fn new(items: usize, sessions: usize, batch: usize) -> Self {
-        Dims { items, sessions, batch }
+        Dims {
+            items,
+            sessions,
+            batch,
+        }
     }
 
     /// Items in one multi-session ranking (`items * sessions`), saturating.
@@ -38,11 +42,20 @@ impl Dims {
             return Err(Error::Empty);
         }
         if self.items > MAX_ITEMS {
-            return Err(Error::Capacity { requested: self.items, capacity: MAX_ITEMS });
+            return Err(Error::Capacity {
+                requested: self.items,
+                capacity: MAX_ITEMS,
+            });
         }
-        let total = self.items.checked_mul(self.sessions).and_then(|t| t.checked_mul(self.batch));
+        let total = self
+            .items
+            .checked_mul(self.sessions)
+            .and_then(|t| t.checked_mul(self.batch));
         if total.is_none() {
-            return Err(Error::Capacity { requested: usize::MAX, capacity: usize::MAX });
+            return Err(Error::Capacity {
+                requested: usize::MAX,
+                capacity: usize::MAX,
+            });
         }
         Ok(())
     }

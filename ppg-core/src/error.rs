@@ -63,12 +63,23 @@ pub enum Error {
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
-            Error::Empty => f.write_str("empty input: at least one item, session and sample is needed"),
-            Error::Capacity { requested, capacity } => {
-                write!(f, "capacity exceeded: {requested} requested, {capacity} fit")
+            Error::Empty => {
+                f.write_str("empty input: at least one item, session and sample is needed")
+            }
+            Error::Capacity {
+                requested,
+                capacity,
+            } => {
+                write!(
+                    f,
+                    "capacity exceeded: {requested} requested, {capacity} fit"
+                )
             }
             Error::MemoryTooSmall { needed, available } => {
-                write!(f, "memory too small: {needed} bytes needed, {available} given")
+                write!(
+                    f,
+                    "memory too small: {needed} bytes needed, {available} given"
+                )
             }
             Error::LengthMismatch { expected, found } => {
                 write!(f, "length mismatch: expected {expected}, found {found}")
@@ -84,7 +95,9 @@ impl fmt::Display for Error {
             }
             Error::InvalidConfig(what) => write!(f, "invalid configuration: {what}"),
             Error::NoPendingBatch => f.write_str("no sampled batch is waiting for an update"),
-            Error::UnknownSample => f.write_str("rankings differ from the batch the engine sampled"),
+            Error::UnknownSample => {
+                f.write_str("rankings differ from the batch the engine sampled")
+            }
             Error::Unsupported(what) => write!(f, "unsupported: {what}"),
         }
     }
