@@ -26,9 +26,10 @@ impl Rng {
         (self.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
     }
 
-    /// Uniform in the open interval `(0, 1)`: safe under `ln`.
+    /// Uniform in the open interval `(0, 1)`: safe under `ln`. 52 bits, so that adding the
+    /// half step cannot round up to 1.
     #[inline(always)]
     pub fn open_unit_f64(&mut self) -> f64 {
-        ((self.next_u64() >> 11) as f64 + 0.5) * (1.0 / (1u64 << 53) as f64)
+        ((self.next_u64() >> 12) as f64 + 0.5) * (1.0 / (1u64 << 52) as f64)
     }
 }

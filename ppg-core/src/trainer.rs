@@ -196,18 +196,24 @@ impl Ppg<'_> {
     }
 
     /// One REINFORCE step on the pending batch with one cost per ranking, then best
-    /// tracking and re-referencing. Returns whether a new best was found.
+    /// tracking and re-referencing. Returns whether a new best was found. The batch size and
+    /// sampler are those of the pending batch; `config.batch` and `config.sampler` are unused.
     ///
     /// # Errors
     /// [`Error::NoPendingBatch`], [`Error::LengthMismatch`] unless one cost per pending
     /// ranking, [`Error::NotFinite`] for a NaN or infinite cost, [`Error::InvalidConfig`].
     /// Nothing changes on error.
     pub fn update(&mut self, costs: &[f64], config: &TrainConfig) -> Result<bool, Error> {
-        config.check(self.dims.batch)?;
         let pending = self.state.pending;
         if pending == 0 {
             return Err(Error::NoPendingBatch);
         }
+        let step = TrainConfig {
+            batch: pending,
+            sampler: self.state.pending_mode,
+            ..*config
+        };
+        step.check(self.dims.batch)?;
         if costs.len() != pending {
             return Err(Error::LengthMismatch {
                 expected: pending,
@@ -358,7 +364,7 @@ impl Ppg<'_> {
 }
 
 fn clamp(w: f32, config: &TrainConfig) -> f32 {
-    if !(w > 0.0) {
+    if w.is_nan() || w <= 0.0 {
         config.clamp_min
     } else if w >= config.clamp_max {
         config.clamp_max

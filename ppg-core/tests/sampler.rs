@@ -48,3 +48,139 @@ fn exact_probabilities_sum_to_one_for_every_list_up_to_six() {
         }
     }
 }
+
+/// Chi-square statistic of `counts` against `probs` over `draws` samples.
+fn chi_square(counts: &[u64], probs: &[f64], draws: u64) -> f64 {
+    counts
+        .iter()
+        .zip(probs)
+        .filter(|(_, &p)| p > 0.0)
+        .map(|(&c, &p)| {
+            let expected = p * draws as f64;
+            (c as f64 - expected).powi(2) / expected
+        })
+        .sum()
+}
+
+#[test]
+fn frequencies_of_200000_samples_match_the_exact_probabilities() {
+    // Significance 0.001: critical chi-square values for n! - 1 degrees of freedom
+    // (5 for n = 3, 23 for n = 4), from the chi-square table.
+    let critical = [(3, 20.515), (4, 49.728)];
+    let draws = 200_000u64;
+    let mut weights = TestRng(11);
+    for (n, limit) in critical {
+        for mode in MODES {
+            let dims = Dims::new(n, 1, 1);
+            let mut mem = memory(dims);
+            let mut ppg = Ppg::new(&mut mem, dims, 2024).unwrap();
+            ppg.start(n, 1, 0.5).unwrap();
+            random_weights(&mut ppg, &mut weights);
+            let perms = permutations(n);
+            let probs: Vec<f64> = perms
+                .iter()
+                .map(|p| ppg.log_prob(mode, p).unwrap().exp())
+                .collect();
+            let mut counts = vec![0u64; perms.len()];
+            let mut out = vec![0u16; n];
+            for _ in 0..draws {
+                let log_p = ppg.sample(mode, &mut out).unwrap();
+                let k = perms.iter().position(|p| *p == out).unwrap();
+                assert!((log_p - probs[k].ln()).abs() < 1e-9);
+                counts[k] += 1;
+            }
+            let stat = chi_square(&counts, &probs, draws);
+            assert!(stat < limit, "n={n} {mode:?}: chi-square {stat} >= {limit}");
+        }
+    }
+}
+
+#[test]
+fn weights_zero_keep_the_reference_and_weights_one_reverse_it() {
+    for n in [1, 2, 3, 7, 20, 33] {
+        for sessions in [1, 3] {
+            let dims = Dims::new(n, sessions, 1);
+            let mut mem = memory(dims);
+            let mut ppg = Ppg::new(&mut mem, dims, 5).unwrap();
+            let mut out = vec![0u16; n * sessions];
+            let forward: Vec<u16> = (0..n as u16).collect();
+            let backward: Vec<u16> = forward.iter().rev().copied().collect();
+            for mode in MODES {
+                ppg.start(n, sessions, 0.0).unwrap();
+                let log_p = ppg.sample(mode, &mut out).unwrap();
+                assert!(
+                    out.chunks(n).all(|b| b == forward.as_slice()),
+                    "{mode:?} n={n}"
+                );
+                assert_eq!(log_p, 0.0);
+                ppg.start(n, sessions, 1.0).unwrap();
+                ppg.sample(mode, &mut out).unwrap();
+                assert!(
+                    out.chunks(n).all(|b| b == backward.as_slice()),
+                    "{mode:?} n={n}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn exact_score_agrees_with_finite_differences_of_the_log_probability() {
+    // Central differences with h = 1e-3 on weights in [0.2, 0.8]: the truncation error is
+    // h^2/6 times a third derivative of at most a few hundred (terms like 2/w^3), i.e. below
+    // 1e-4 per term, plus f32 rounding of the perturbed weight (about 6e-8 / 2e-3 relative).
+    // A tolerance of 2e-3 (absolute, plus 1e-3 relative) covers both with room for sums of
+    // up to ~10 terms, yet catches a missing or wrong term, which is O(1).
+    let mut rng = TestRng(99);
+    for n in [2, 3, 5, 8] {
+        for mode in MODES {
+            let sessions = 2;
+            let dims = Dims::new(n, sessions, 1);
+            let mut mem = memory(dims);
+            let mut ppg = Ppg::new(&mut mem, dims, 3).unwrap();
+            ppg.start(n, sessions, 0.5).unwrap();
+            if n >= 5 {
+                ppg.forbid(1, 3).unwrap();
+            }
+            for s in 0..sessions {
+                for a in 0..n {
+                    for b in a + 1..n {
+                        if !ppg.is_constrained(a, b) {
+                            ppg.set_weight(s, a, b, (0.2 + 0.6 * rng.unit()) as f32)
+                                .unwrap();
+                        }
+                    }
+                }
+            }
+            let mut ranking = vec![0u16; n * sessions];
+            for _ in 0..4 {
+                ppg.sample(mode, &mut ranking).unwrap();
+                let pairs = n * (n - 1) / 2;
+                let mut grad = vec![0f32; pairs * sessions];
+                ppg.score(mode, &ranking, &mut grad).unwrap();
+                for s in 0..sessions {
+                    for a in 0..n {
+                        for b in a + 1..n {
+                            if ppg.is_constrained(a, b) {
+                                continue;
+                            }
+                            let w = ppg.weight(s, a, b).unwrap();
+                            let (up, down) = ((w + 1e-3) as f32, (w - 1e-3) as f32);
+                            ppg.set_weight(s, a, b, up).unwrap();
+                            let hi = ppg.log_prob(mode, &ranking).unwrap();
+                            ppg.set_weight(s, a, b, down).unwrap();
+                            let lo = ppg.log_prob(mode, &ranking).unwrap();
+                            ppg.set_weight(s, a, b, w).unwrap();
+                            let numeric = (hi - lo) / (up as f64 - down as f64);
+                            let exact = grad[s * pairs + ppg.pair_index(a, b).unwrap()] as f64;
+                            assert!(
+                                (numeric - exact).abs() < 2e-3 + 1e-3 * exact.abs(),
+                                "n={n} {mode:?} pair ({a},{b}) session {s}: fd {numeric} exact {exact}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

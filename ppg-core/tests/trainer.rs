@@ -1,0 +1,319 @@
+//! Training: reaching optima, transactional errors, determinism.
+
+mod support;
+
+use ppg_core::{Dims, Error, Gradient, Ppg, SamplerMode, TrainConfig};
+use support::memory;
+
+/// Number of pairs out of the target order `0..n` reversed, summed over sessions.
+fn distance_to_reverse(ranking: &[u16], n: usize) -> f64 {
+    ranking
+        .chunks(n)
+        .map(|b| {
+            let mut d = 0;
+            for i in 0..n {
+                for j in i + 1..n {
+                    if b[i] < b[j] {
+                        d += 1;
+                    }
+                }
+            }
+            d as f64
+        })
+        .sum()
+}
+
+fn all_recipes() -> Vec<TrainConfig> {
+    let mut out = Vec::new();
+    for sampler in [SamplerMode::Uncorrected, SamplerMode::Corrected] {
+        for gradient in [Gradient::Approximate, Gradient::Exact] {
+            for baseline in [false, true] {
+                out.push(TrainConfig {
+                    sampler,
+                    gradient,
+                    baseline,
+                    ..TrainConfig::default()
+                });
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn with_the_baseline_every_recipe_finds_the_reversed_list_of_six_in_two_sessions() {
+    let (n, sessions) = (6, 2);
+    // Without the baseline the costs are all positive and the estimate's variance keeps three
+    // of the four recipes 1 to 3 swaps away after 300 epochs (seed 17); with it each recipe
+    // reaches 0 within 10 epochs. Only the baseline recipes are asserted.
+    for config in all_recipes().into_iter().filter(|c| c.baseline) {
+        let dims = Dims::new(n, sessions, 16);
+        let mut mem = memory(dims);
+        let mut ppg = Ppg::new(&mut mem, dims, 17).unwrap();
+        ppg.start(n, sessions, 0.5).unwrap();
+        let config = TrainConfig {
+            epochs: 300,
+            patience: 0,
+            ..config
+        };
+        let report = ppg
+            .train(&mut |r: &[u16], _| distance_to_reverse(r, n), &config)
+            .unwrap();
+        assert_eq!(report.best_cost, 0.0, "{config:?}");
+        assert!(report.best_epoch.unwrap() < 10, "{config:?}: {report:?}");
+        assert_eq!(ppg.best().unwrap().0, [5, 4, 3, 2, 1, 0, 5, 4, 3, 2, 1, 0]);
+    }
+}
+
+#[test]
+fn patience_stops_training_and_the_report_counts_samples() {
+    let dims = Dims::new(5, 1, 16);
+    let mut mem = memory(dims);
+    let mut ppg = Ppg::new(&mut mem, dims, 1).unwrap();
+    ppg.start(5, 1, 0.5).unwrap();
+    // A constant cost: the first epoch sets the best, nothing beats it afterwards.
+    let config = TrainConfig {
+        patience: 3,
+        ..TrainConfig::default()
+    };
+    let report = ppg.train(&mut |_: &[u16], _| 1.0, &config).unwrap();
+    assert_eq!(report.epochs, 4);
+    assert_eq!(report.samples, 64);
+    assert_eq!(report.best_epoch, Some(0));
+}
+
+#[test]
+fn scoring_the_input_keeps_it_when_nothing_beats_it() {
+    let dims = Dims::new(6, 1, 16);
+    let mut mem = memory(dims);
+    let mut ppg = Ppg::new(&mut mem, dims, 1).unwrap();
+    ppg.start(6, 1, 0.5).unwrap();
+    let input_is_best = |r: &[u16], _: usize| 15.0 - distance_to_reverse(r, 6);
+    let config = TrainConfig {
+        score_input: true,
+        ..TrainConfig::default()
+    };
+    let report = ppg.train(&mut { input_is_best }, &config).unwrap();
+    assert_eq!(report.best_epoch, None);
+    assert_eq!(ppg.best().unwrap(), (&[0u16, 1, 2, 3, 4, 5][..], 0.0));
+}
+
+/// Two engines with the same seed; `spoiled` sees `mishap`, `clean` does not. Afterwards
+/// both must sample the same sequence and hold the same state.
+fn assert_unchanged_by(mishap: impl Fn(&mut Ppg) -> Error, expected: Error) {
+    let (n, sessions) = (7, 2);
+    let dims = Dims::new(n, sessions, 16);
+    let (mut a, mut b) = (memory(dims), memory(dims));
+    let mut spoiled = Ppg::new(&mut a, dims, 9).unwrap();
+    let mut clean = Ppg::new(&mut b, dims, 9).unwrap();
+    for ppg in [&mut spoiled, &mut clean] {
+        ppg.start(n, sessions, 0.5).unwrap();
+        ppg.forbid(0, 6).unwrap();
+        ppg.train(
+            &mut |r: &[u16], _| distance_to_reverse(r, n),
+            &TrainConfig {
+                epochs: 5,
+                ..TrainConfig::default()
+            },
+        )
+        .unwrap();
+        ppg.sample_batch(3, SamplerMode::Corrected).unwrap();
+    }
+    assert_eq!(mishap(&mut spoiled), expected);
+    assert_eq!(spoiled.batch(), clean.batch());
+    assert_eq!(spoiled.reference(), clean.reference());
+    assert_eq!(spoiled.best(), clean.best());
+    for s in 0..sessions {
+        for x in 0..n {
+            for y in x + 1..n {
+                assert_eq!(spoiled.weight(s, x, y), clean.weight(s, x, y));
+            }
+        }
+    }
+    let (mut r1, mut r2) = (vec![0u16; n * sessions], vec![0u16; n * sessions]);
+    for _ in 0..5 {
+        spoiled.sample(SamplerMode::Uncorrected, &mut r1).unwrap();
+        clean.sample(SamplerMode::Uncorrected, &mut r2).unwrap();
+        assert_eq!(r1, r2);
+    }
+}
+
+#[test]
+fn an_objective_returning_nan_late_in_training_changes_nothing() {
+    for bad in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
+        assert_unchanged_by(
+            |ppg| {
+                let mut calls = 0;
+                let mut cost = |r: &[u16], _: usize| {
+                    calls += 1;
+                    if calls == 100 {
+                        bad
+                    } else {
+                        distance_to_reverse(r, 7)
+                    }
+                };
+                ppg.train(&mut cost, &TrainConfig::default()).unwrap_err()
+            },
+            Error::NotFinite { index: 3 },
+        );
+    }
+}
+
+#[test]
+fn bad_updates_change_nothing() {
+    assert_unchanged_by(
+        |ppg| {
+            ppg.update(&[1.0, f64::NAN, 2.0], &TrainConfig::default())
+                .unwrap_err()
+        },
+        Error::NotFinite { index: 1 },
+    );
+    assert_unchanged_by(
+        |ppg| {
+            ppg.update(&[1.0, 2.0], &TrainConfig::default())
+                .unwrap_err()
+        },
+        Error::LengthMismatch {
+            expected: 3,
+            found: 2,
+        },
+    );
+    assert_unchanged_by(
+        |ppg| {
+            ppg.update(
+                &[1.0; 3],
+                &TrainConfig {
+                    learning_rate: f32::NAN,
+                    ..TrainConfig::default()
+                },
+            )
+            .unwrap_err()
+        },
+        Error::InvalidConfig("learning_rate must be finite and >= 0"),
+    );
+    assert_unchanged_by(
+        |ppg| ppg.sample_batch(17, SamplerMode::Corrected).unwrap_err(),
+        Error::Capacity {
+            requested: 17,
+            capacity: 16,
+        },
+    );
+    assert_unchanged_by(
+        |ppg| ppg.start(8, 2, 0.5).unwrap_err(),
+        Error::Capacity {
+            requested: 8,
+            capacity: 7,
+        },
+    );
+    assert_unchanged_by(|ppg| ppg.start(0, 2, 0.5).unwrap_err(), Error::Empty);
+    assert_unchanged_by(|ppg| ppg.start(7, 0, 0.5).unwrap_err(), Error::Empty);
+    assert_unchanged_by(
+        |ppg| ppg.forbid(2, 7).unwrap_err(),
+        Error::ItemOutOfRange { item: 7, items: 7 },
+    );
+    assert_unchanged_by(|ppg| ppg.forbid(2, 2).unwrap_err(), Error::SamePair);
+    assert_unchanged_by(
+        |ppg| ppg.keep_order_within(&[0u8; 6]).unwrap_err(),
+        Error::LengthMismatch {
+            expected: 7,
+            found: 6,
+        },
+    );
+    assert_unchanged_by(
+        |ppg| {
+            ppg.log_prob(
+                SamplerMode::Corrected,
+                &[0, 1, 2, 3, 4, 5, 5, 0, 1, 2, 3, 4, 5, 6],
+            )
+            .unwrap_err()
+        },
+        Error::NotPermutation,
+    );
+    assert_unchanged_by(
+        |ppg| {
+            ppg.log_prob(
+                SamplerMode::Corrected,
+                &[0, 1, 2, 3, 4, 5, 9, 0, 1, 2, 3, 4, 5, 6],
+            )
+            .unwrap_err()
+        },
+        Error::ItemOutOfRange { item: 9, items: 7 },
+    );
+    assert_unchanged_by(
+        |ppg| {
+            ppg.sample(SamplerMode::Corrected, &mut [0u16; 13])
+                .unwrap_err()
+        },
+        Error::LengthMismatch {
+            expected: 14,
+            found: 13,
+        },
+    );
+    assert_unchanged_by(
+        |ppg| ppg.set_weight(0, 1, 2, f32::NAN).unwrap_err(),
+        Error::NotProbability { index: 0 },
+    );
+}
+
+#[test]
+fn update_without_a_pending_batch_and_train_before_start_are_refused() {
+    let dims = Dims::new(4, 1, 4);
+    let mut mem = memory(dims);
+    let mut ppg = Ppg::new(&mut mem, dims, 1).unwrap();
+    assert_eq!(
+        ppg.train(
+            &mut |_: &[u16], _| 0.0,
+            &TrainConfig {
+                batch: 4,
+                ..TrainConfig::default()
+            }
+        ),
+        Err(Error::Empty)
+    );
+    ppg.start(4, 1, 0.5).unwrap();
+    assert_eq!(
+        ppg.update(&[1.0], &TrainConfig::default()),
+        Err(Error::NoPendingBatch)
+    );
+    ppg.sample_batch(2, SamplerMode::Uncorrected).unwrap();
+    ppg.update(
+        &[1.0, 0.5],
+        &TrainConfig {
+            batch: 4,
+            ..TrainConfig::default()
+        },
+    )
+    .unwrap();
+    assert_eq!(
+        ppg.update(&[1.0, 0.5], &TrainConfig::default()),
+        Err(Error::NoPendingBatch)
+    );
+}
+
+#[test]
+fn memory_and_shape_errors_are_reported() {
+    let dims = Dims::new(10, 2, 4);
+    let mut small = vec![0u8; Ppg::bytes(dims) - 1];
+    assert!(matches!(
+        Ppg::new(&mut small, dims, 0),
+        Err(Error::MemoryTooSmall { .. })
+    ));
+    let mut mem = vec![0u8; 64];
+    assert_eq!(
+        Ppg::new(&mut mem, Dims::new(0, 1, 1), 0).err(),
+        Some(Error::Empty)
+    );
+    assert!(matches!(
+        Ppg::new(&mut mem, Dims::new(70_000, 1, 1), 0),
+        Err(Error::Capacity { .. })
+    ));
+    // Any start address works: the layout counts its own alignment padding.
+    let mut big = vec![0u8; Ppg::bytes(dims) + 8];
+    for offset in 0..8 {
+        let end = offset + Ppg::bytes(dims);
+        assert!(
+            Ppg::new(&mut big[offset..end], dims, 0).is_ok(),
+            "offset {offset}"
+        );
+    }
+}
