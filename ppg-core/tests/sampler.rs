@@ -165,7 +165,7 @@ fn exact_score_agrees_with_finite_differences_of_the_log_probability() {
                                 continue;
                             }
                             let w = ppg.weight(s, a, b).unwrap();
-                            let (up, down) = ((w + 1e-3) as f32, (w - 1e-3) as f32);
+                            let (up, down) = (w + 1e-3, w - 1e-3);
                             ppg.set_weight(s, a, b, up).unwrap();
                             let hi = ppg.log_prob(mode, &ranking).unwrap();
                             ppg.set_weight(s, a, b, down).unwrap();
