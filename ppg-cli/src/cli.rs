@@ -1,0 +1,289 @@
+//! Command-line arguments (clap derive).
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+/// Fair re-ranking by Probabilistic Permutation Graph (PPG) search.
+#[derive(Debug, Parser)]
+#[command(name = "ppg", version, about, long_about = None)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Re-rank ranked lists for group fairness (one PPG per query).
+    Rerank(RerankArgs),
+    /// Run the paper's experimental protocol and print its tables.
+    Reproduce(ReproduceArgs),
+}
+
+/// What `rerank` minimises.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum MetricArg {
+    /// Expected exposure loss of the groups.
+    Eel,
+    /// Disparity of treatment ratio (two groups).
+    Dtr,
+    /// A fairness metric (--mix-fairness) plus --mix-weight x (1 - NDCG@k).
+    NdcgMix,
+}
+
+/// A fairness metric.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum FairnessArg {
+    Eel,
+    Dtr,
+}
+
+/// How the merge sampler draws an inversion.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SamplerArg {
+    /// The paper's Eq. 9 correction w / (1 - q).
+    Corrected,
+    /// The reference code's plain w.
+    Uncorrected,
+}
+
+/// Which score function the REINFORCE estimate uses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum GradientArg {
+    /// The paper's Eq. 8, pairs treated as independent.
+    Approximate,
+    /// The exact gradient of the sampler's log-probability.
+    Exact,
+}
+
+/// Where the exposure's rank count starts: 1 / log2(r + 2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum RankStartArg {
+    /// r = 1, 2, ...: the paper's reference code (top position 0.631).
+    One,
+    /// r = 0, 1, ...: the usual DCG discount (top position 1).
+    Zero,
+}
+
+/// Which column of a `rerank` input is the items' utility (merit).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum UtilityArg {
+    Label,
+    Score,
+}
+
+/// Which column of the protocol's data the optimisers see as utility.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, ValueEnum)]
+pub enum DataUtility {
+    /// True relevance labels (the paper's Table 2).
+    Label,
+    /// The LTR model's grades (the paper's Table 1).
+    Ltr,
+}
+
+impl DataUtility {
+    pub fn name(self) -> &'static str {
+        match self {
+            DataUtility::Label => "label",
+            DataUtility::Ltr => "ltr",
+        }
+    }
+}
+
+/// How `reproduce` prints.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    Table,
+    Json,
+}
+
+const RERANK_HELP: &str = "\
+INPUT FORMAT
+  Tab-separated, first line a header. Columns are found by name, in any order; other
+  columns are ignored:
+    qid     query id (rows of a query need not be contiguous)
+    item    item id, unique within its query
+    score   the ranker's score, a number; the input ranking of a query is its rows by
+            score, descending (ties: the later row first)
+    group   fairness group name (two at most for DTR, 16 for EEL)
+    label   optional relevance label (non-negative number)
+  The utility the fairness metrics use is `label` when the column exists, `score`
+  otherwise (--utility overrides). DTR and NDCG need non-negative utilities.
+
+OUTPUT FORMAT
+  Tab-separated with header `qid session rank item`: for every query (in input order),
+  sessions 1..S, each a full ranking of the query's items, ranks from 1.
+
+RECIPE
+  By default PPG runs the paper's reference hyper-parameters (50 epochs of 16 samples,
+  learning rate 0.4, patience 20, uncorrected sampler, approximate gradient) but scores
+  the input ranking first, so the output is never worse than the input on the metric.
+  --reference-run is exactly the paper's recipe (the input is not scored).
+
+  Queries run in parallel (--threads); each query's seed is derived from --seed and its
+  index, so the output is the same whatever the thread count.
+
+EXIT STATUS
+  0 success, 2 bad input or usage (the message names file and line; no output file is
+  left behind), 1 other failures.";
+
+#[derive(Debug, Args)]
+#[command(after_long_help = RERANK_HELP)]
+pub struct RerankArgs {
+    /// Ranked lists, tab-separated (see --help for the format).
+    pub input: PathBuf,
+    /// Write the re-ranked lists here instead of stdout (atomically: whole or not at all).
+    #[arg(short, long)]
+    pub output: Option<PathBuf>,
+    /// What to minimise.
+    #[arg(long, value_enum, default_value_t = MetricArg::Eel)]
+    pub metric: MetricArg,
+    /// Fairness part of --metric ndcg-mix.
+    #[arg(long, value_enum, default_value_t = FairnessArg::Eel)]
+    pub mix_fairness: FairnessArg,
+    /// Weight of 1 - NDCG@k in --metric ndcg-mix.
+    #[arg(long, default_value_t = 1.0)]
+    pub mix_weight: f64,
+    /// Cut-off k of NDCG@k in --metric ndcg-mix.
+    #[arg(long, default_value_t = 10)]
+    pub ndcg_k: usize,
+    /// Column used as utility [default: label if present, else score].
+    #[arg(long, value_enum)]
+    pub utility: Option<UtilityArg>,
+    /// Sessions per query: S rankings whose expected fairness is optimised together.
+    #[arg(long, default_value_t = 1)]
+    pub sessions: usize,
+    /// Keep the input order within each group (the paper's intra-group constraint).
+    #[arg(long)]
+    pub intra: bool,
+    /// Seed of every random choice.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Training epochs at most.
+    #[arg(long, default_value_t = 50, conflicts_with = "reference_run")]
+    pub epochs: u32,
+    /// Learning rate.
+    #[arg(long, default_value_t = 0.4, conflicts_with = "reference_run")]
+    pub lr: f32,
+    /// Samples per epoch.
+    #[arg(long, default_value_t = 16, conflicts_with = "reference_run")]
+    pub batch: usize,
+    /// Stop after this many epochs without a new best (0: never).
+    #[arg(long, default_value_t = 20, conflicts_with = "reference_run")]
+    pub patience: u32,
+    /// Sampler variant.
+    #[arg(long, value_enum, default_value_t = SamplerArg::Uncorrected, conflicts_with = "reference_run")]
+    pub sampler: SamplerArg,
+    /// Gradient estimate.
+    #[arg(long, value_enum, default_value_t = GradientArg::Approximate, conflicts_with = "reference_run")]
+    pub gradient: GradientArg,
+    /// Subtract the batch-mean cost (variance reduction).
+    #[arg(long, conflicts_with = "reference_run")]
+    pub baseline: bool,
+    /// Exactly the paper's reference recipe: the input ranking is not scored first.
+    #[arg(long)]
+    pub reference_run: bool,
+    /// EEL grade levels when optimising.
+    #[arg(long, default_value_t = 5)]
+    pub levels: u32,
+    /// Exposure vector of the fairness metrics.
+    #[arg(long, value_enum, default_value_t = RankStartArg::One)]
+    pub rank_start: RankStartArg,
+    /// Worker threads (0: one per core).
+    #[arg(long, default_value_t = 0)]
+    pub threads: usize,
+    /// Print each query's cost before and after on stderr.
+    #[arg(short, long)]
+    pub verbose: bool,
+}
+
+const REPRODUCE_HELP: &str = "\
+DATA
+  --data FILE: tab-separated with header `qid group label ltr_grade` (the protocol's
+  TREC files). Without --data, a built-in data set generated in code (50 queries of
+  5-30 items, two groups, binary labels and correlated LTR grades; --data-seed).
+
+METHODS (rows)
+  ppg, ppg-intra    PPG without / with the intra-group constraint
+  pl                Plackett-Luce REINFORCE (logits = the utility; output = one
+                    draw of S sessions from the trained policy)
+  rand              uniform random permutation per session
+  ltr, ideal        the input ranking by ltr_grade / by label (deterministic)
+  foe-soft, foe-hard  FOE linear programme (DTR only; EEL prints -)
+  PPG variants compose suffixes: ppg[-intra][-exact][-corrected][-baseline][-scored]
+  (exact gradient, corrected sampler, batch-mean baseline, input scored first).
+
+PROTOCOL
+  Optimisation uses the chosen utility (EEL with 5 levels, exposure from r = 1);
+  evaluation the true labels (EEL 2 levels), NDCG@10 averaged over sessions then
+  queries, valid queries only (DTR: both groups with a nonzero label sum; EEL: both
+  groups present); everything averaged over --runs runs. `seconds` is the wall-clock
+  time of a cell (all its runs, all threads).
+
+--all
+  Runs TREC 2019 and 2020 from --data-dir (every method, both utilities and metrics,
+  --sessions) and the session sweep, and writes results.md and the figures into --out.";
+
+#[derive(Debug, Args)]
+#[command(after_long_help = REPRODUCE_HELP)]
+pub struct ReproduceArgs {
+    /// Protocol data file [default: the built-in data set].
+    #[arg(long)]
+    pub data: Option<PathBuf>,
+    /// Seed of the built-in data set.
+    #[arg(long, default_value_t = 2022)]
+    pub data_seed: u64,
+    /// Utilities the optimisers see.
+    #[arg(long, value_enum, value_delimiter = ',', default_value = "label,ltr")]
+    pub utility: Vec<DataUtility>,
+    /// Fairness metrics.
+    #[arg(long, value_enum, value_delimiter = ',', default_value = "dtr,eel")]
+    pub metric: Vec<FairnessArg>,
+    /// Sessions per query.
+    #[arg(long, default_value_t = 4)]
+    pub sessions: usize,
+    /// Methods (rows), comma-separated [default: all, see --help].
+    #[arg(long, value_delimiter = ',')]
+    pub method: Vec<String>,
+    /// Runs to average.
+    #[arg(long, default_value_t = 2)]
+    pub runs: usize,
+    /// Seed of every random choice.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Table)]
+    pub format: Format,
+    /// PPG learning rate.
+    #[arg(long, default_value_t = 0.4)]
+    pub lr: f32,
+    /// Epochs at most (PPG and PL).
+    #[arg(long, default_value_t = 50)]
+    pub epochs: u32,
+    /// PL's Adam learning rate.
+    #[arg(long, default_value_t = 0.1)]
+    pub pl_lr: f32,
+    /// Worker threads (0: one per core).
+    #[arg(long, default_value_t = 0)]
+    pub threads: usize,
+    /// Run the full reproduction and write results.md and figures.
+    #[arg(long, conflicts_with_all = ["data", "format"])]
+    pub all: bool,
+    /// Folder of trec2019.tsv and trec2020.tsv for --all [default: $PPG_DATA_DIR, else ../shared/data].
+    #[arg(long, requires = "all")]
+    pub data_dir: Option<PathBuf>,
+    /// Folder --all writes into.
+    #[arg(long, default_value = "docs", requires = "all")]
+    pub out: PathBuf,
+    /// Session counts of the sweep in --all.
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "1,2,4,8,16,32",
+        requires = "all"
+    )]
+    pub sweep: Vec<usize>,
+    /// Runs per point of the sweep in --all.
+    #[arg(long, default_value_t = 1, requires = "all")]
+    pub sweep_runs: usize,
+}

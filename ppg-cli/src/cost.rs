@@ -1,0 +1,142 @@
+//! The costs the optimisers minimise and the metrics the evaluation reports, built from
+//! `ppg_core::objective`.
+
+use ppg_core::objective::{exposure, Dtr, Eel, Mix, Ndcg, RankStart};
+use ppg_core::Objective;
+
+/// A fairness metric of the paper.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Metric {
+    /// Disparity of treatment ratio (reported as the ratio, optimised as ratio - 1).
+    Dtr,
+    /// Expected exposure loss.
+    Eel,
+}
+
+impl Metric {
+    pub fn name(self) -> &'static str {
+        match self {
+            Metric::Dtr => "dtr",
+            Metric::Eel => "eel",
+        }
+    }
+
+    /// Whether the metric means anything for this query (the protocol's valid-query
+    /// filter, applied to the evaluation's true labels).
+    pub fn valid(self, utility: &[f64], group: &[u8]) -> bool {
+        match self {
+            Metric::Dtr => Dtr::valid(utility, group),
+            Metric::Eel => Eel::valid(group),
+        }
+    }
+}
+
+/// What to minimise: a fairness metric, optionally plus `weight * (1 - NDCG@k)`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CostSpec {
+    pub metric: Metric,
+    /// EEL grade levels (5 when optimising in the protocol).
+    pub levels: u32,
+    /// `(weight, k)` of an NDCG@k term.
+    pub ndcg: Option<(f64, usize)>,
+}
+
+/// Exposure (for the fairness metrics) and discount (for NDCG) tables, long enough for
+/// the longest list.
+pub struct Tables {
+    pub exposure: Vec<f64>,
+    pub discount: Vec<f64>,
+}
+
+impl Tables {
+    /// Tables of `len` positions; `start` is where the exposure's rank count starts (the
+    /// protocol: [`RankStart::One`]); the NDCG discount always starts at r = 0.
+    pub fn new(len: usize, start: RankStart) -> Self {
+        let mut t = Tables {
+            exposure: vec![0.0; len],
+            discount: vec![0.0; len],
+        };
+        exposure::fill(start, &mut t.exposure);
+        exposure::fill(RankStart::Zero, &mut t.discount);
+        t
+    }
+}
+
+/// A built cost, borrowing the query's arrays.
+pub enum Cost<'a> {
+    Dtr(Dtr<'a>),
+    Eel(Eel<'a>),
+    DtrNdcg(Mix<Dtr<'a>, Ndcg<'a>>),
+    EelNdcg(Mix<Eel<'a>, Ndcg<'a>>),
+}
+
+impl<'a> Cost<'a> {
+    /// The cost of a list with `utility` and `group` per item.
+    ///
+    /// # Errors
+    /// The engine's refusal (negative utility for DTR or NDCG, more groups than the
+    /// metric takes, ...).
+    pub fn new(
+        spec: &CostSpec,
+        utility: &'a [f64],
+        group: &'a [u8],
+        tables: &'a Tables,
+    ) -> Result<Self, ppg_core::Error> {
+        let ndcg = |k: usize| Ndcg::new(utility, k, &tables.discount);
+        Ok(match (spec.metric, spec.ndcg) {
+            (Metric::Dtr, None) => Cost::Dtr(Dtr::new(utility, group, &tables.exposure)?),
+            (Metric::Eel, None) => {
+                Cost::Eel(Eel::new(utility, group, spec.levels, &tables.exposure)?)
+            }
+            (Metric::Dtr, Some((w, k))) => Cost::DtrNdcg(Mix::new(
+                Dtr::new(utility, group, &tables.exposure)?,
+                ndcg(k)?,
+                w,
+            )?),
+            (Metric::Eel, Some((w, k))) => Cost::EelNdcg(Mix::new(
+                Eel::new(utility, group, spec.levels, &tables.exposure)?,
+                ndcg(k)?,
+                w,
+            )?),
+        })
+    }
+}
+
+impl Objective for Cost<'_> {
+    fn cost(&mut self, ranking: &[u16], sessions: usize) -> f64 {
+        match self {
+            Cost::Dtr(c) => c.cost(ranking, sessions),
+            Cost::Eel(c) => c.cost(ranking, sessions),
+            Cost::DtrNdcg(c) => c.cost(ranking, sessions),
+            Cost::EelNdcg(c) => c.cost(ranking, sessions),
+        }
+    }
+}
+
+/// The protocol's evaluation of one query's output: fairness with the true labels (EEL
+/// with 2 levels) and NDCG@10 averaged over sessions.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Eval {
+    pub fairness: f64,
+    pub ndcg: f64,
+}
+
+/// Evaluates `ranking` (`sessions` blocks of item ids) with the true `label`s.
+///
+/// # Errors
+/// The engine's refusal of the query's labels or groups.
+pub fn evaluate(
+    metric: Metric,
+    label: &[f64],
+    group: &[u8],
+    ranking: &[u16],
+    sessions: usize,
+    tables: &Tables,
+) -> Result<Eval, ppg_core::Error> {
+    let fairness = match metric {
+        Metric::Dtr => Dtr::new(label, group, &tables.exposure)?.ratio(ranking, sessions),
+        Metric::Eel => Eel::new(label, group, 2, &tables.exposure)?.value(ranking, sessions),
+    };
+    let ndcg = Ndcg::new(label, 10, &tables.discount)?.value(ranking, sessions);
+    Ok(Eval { fairness, ndcg })
+}

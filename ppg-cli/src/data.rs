@@ -1,0 +1,187 @@
+//! The two input formats: ranked lists to re-rank, and the protocol's evaluation data.
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use crate::error::{CliError, Result};
+use crate::tsv::{GroupIds, Tsv};
+
+/// One query of a `rerank` input, its rows in file order.
+pub struct RerankQuery {
+    pub qid: String,
+    pub items: Vec<String>,
+    pub score: Vec<f64>,
+    pub group: Vec<u8>,
+    pub label: Option<Vec<f64>>,
+    /// The 1-based line of each row.
+    pub lines: Vec<usize>,
+}
+
+/// A `rerank` input: queries in order of first appearance, group names by id.
+pub struct RerankInput {
+    pub path: String,
+    pub queries: Vec<RerankQuery>,
+    pub groups: Vec<String>,
+}
+
+/// Reads the columns `qid item score group [label]` (found by header name, in any order;
+/// other columns are ignored). Rows of a query need not be contiguous. `max_groups` is 2
+/// for DTR.
+pub fn read_rerank(path: &Path, max_groups: usize, why: &'static str) -> Result<RerankInput> {
+    let tsv = Tsv::read(path)?;
+    let qid = tsv.column("qid")?;
+    let item = tsv.column("item")?;
+    let score = tsv.column("score")?;
+    let group = tsv.column("group")?;
+    let label = tsv.optional_column("label");
+    let mut groups = GroupIds::new(max_groups, why);
+    let mut queries: Vec<RerankQuery> = Vec::new();
+    let mut index: HashMap<String, usize> = HashMap::new();
+    let mut items_seen: Vec<HashMap<String, usize>> = Vec::new();
+    for row in &tsv.rows {
+        let q = tsv.field(row, qid)?;
+        let it = tsv.field(row, item)?;
+        let s = tsv.number(row, score)?;
+        let g = groups.id(tsv.field(row, group)?, &tsv.path, row.line)?;
+        let l = label.map(|c| tsv.number(row, c)).transpose()?;
+        let k = *index.entry(q.to_owned()).or_insert_with(|| {
+            queries.push(RerankQuery {
+                qid: q.to_owned(),
+                items: Vec::new(),
+                score: Vec::new(),
+                group: Vec::new(),
+                label: label.map(|_| Vec::new()),
+                lines: Vec::new(),
+            });
+            items_seen.push(HashMap::new());
+            queries.len() - 1
+        });
+        if let Some(first) = items_seen[k].insert(it.to_owned(), row.line) {
+            return Err(CliError::input(
+                &tsv.path,
+                row.line,
+                format!("item \"{it}\" appears twice in query \"{q}\" (first at line {first})"),
+            ));
+        }
+        let query = &mut queries[k];
+        query.items.push(it.to_owned());
+        query.score.push(s);
+        query.group.push(g);
+        if let (Some(labels), Some(l)) = (query.label.as_mut(), l) {
+            labels.push(l);
+        }
+        query.lines.push(row.line);
+    }
+    check_lengths(&tsv.path, queries.iter().map(|q| (&q.qid, &q.lines)))?;
+    Ok(RerankInput {
+        path: tsv.path,
+        queries,
+        groups: groups.names,
+    })
+}
+
+/// One query of the protocol's data (`qid group label ltr_grade`), rows in file order.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Query {
+    pub group: Vec<u8>,
+    pub label: Vec<f64>,
+    pub ltr: Vec<f64>,
+}
+
+impl Query {
+    /// Items in the list.
+    pub fn len(&self) -> usize {
+        self.label.len()
+    }
+}
+
+/// Reads a file in the format of the protocol's data: header `qid group label ltr_grade`,
+/// two groups, rows of a query contiguous, label and grade non-negative numbers.
+pub fn read_protocol(path: &Path) -> Result<Vec<Query>> {
+    let tsv = Tsv::read(path)?;
+    let qid = tsv.column("qid")?;
+    let group = tsv.column("group")?;
+    let label = tsv.column("label")?;
+    let ltr = tsv.column("ltr_grade")?;
+    let mut groups = GroupIds::new(2, "the protocol's metrics compare two groups");
+    let mut queries: Vec<Query> = Vec::new();
+    let mut ids: Vec<(String, Vec<usize>)> = Vec::new();
+    let mut first_line: HashMap<String, usize> = HashMap::new();
+    for row in &tsv.rows {
+        let q = tsv.field(row, qid)?;
+        let g = groups.id(tsv.field(row, group)?, &tsv.path, row.line)?;
+        let l = tsv.number(row, label)?;
+        let t = tsv.number(row, ltr)?;
+        for (value, column) in [(l, label), (t, ltr)] {
+            if value < 0.0 {
+                return Err(CliError::input(
+                    &tsv.path,
+                    row.line,
+                    format!("{} {value} is negative", tsv.header[column]),
+                ));
+            }
+        }
+        if ids.last().map(|(id, _)| id.as_str()) != Some(q) {
+            if let Some(first) = first_line.insert(q.to_owned(), row.line) {
+                return Err(CliError::input(
+                    &tsv.path,
+                    row.line,
+                    format!(
+                        "query \"{q}\" started at line {first} and was interrupted: \
+                         rows of a query must be contiguous"
+                    ),
+                ));
+            }
+            ids.push((q.to_owned(), Vec::new()));
+            queries.push(Query {
+                group: Vec::new(),
+                label: Vec::new(),
+                ltr: Vec::new(),
+            });
+        }
+        let query = queries.last_mut().expect("pushed above");
+        query.group.push(g);
+        query.label.push(l);
+        query.ltr.push(t);
+        ids.last_mut().expect("pushed above").1.push(row.line);
+    }
+    check_lengths(&tsv.path, ids.iter().map(|(q, lines)| (q, lines)))?;
+    Ok(queries)
+}
+
+/// Every query needs two items at least: one item has nothing to re-rank.
+fn check_lengths<'a>(
+    path: &str,
+    queries: impl Iterator<Item = (&'a String, &'a Vec<usize>)>,
+) -> Result<()> {
+    for (qid, lines) in queries {
+        if lines.len() < 2 {
+            return Err(CliError::input(
+                path,
+                lines[0],
+                format!("query \"{qid}\" has only one item: nothing to rank"),
+            ));
+        }
+        if lines.len() > ppg_core::MAX_ITEMS {
+            return Err(CliError::input(
+                path,
+                lines[0],
+                format!(
+                    "query \"{qid}\" has {} items, more than the {} the engine takes",
+                    lines.len(),
+                    ppg_core::MAX_ITEMS
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The protocol's starting ranking: by `utility`, descending; ties: the later row first
+/// (a stable ascending sort, reversed). `order[k]` is the row at position `k`.
+pub fn ranking_by(utility: &[f64]) -> Vec<u16> {
+    let mut order: Vec<u16> = (0..utility.len() as u16).collect();
+    order.sort_by(|&a, &b| utility[usize::from(a)].total_cmp(&utility[usize::from(b)]));
+    order.reverse();
+    order
+}

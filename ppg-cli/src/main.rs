@@ -1,0 +1,34 @@
+//! `ppg`: fair re-ranking by Probabilistic Permutation Graph search, and the paper's
+//! experimental protocol.
+
+mod cli;
+mod cost;
+mod data;
+mod error;
+mod optimise;
+mod output;
+mod parallel;
+mod rerank;
+mod seed;
+mod tsv;
+
+use std::process::ExitCode;
+
+use clap::Parser;
+
+use crate::cli::{Cli, Command};
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let outcome = match &cli.command {
+        Command::Rerank(args) => rerank::run(args),
+        Command::Reproduce(_) => Err(error::CliError::Failed("not yet".into())),
+    };
+    match outcome {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(e.exit_code())
+        }
+    }
+}
