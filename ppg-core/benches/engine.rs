@@ -1,7 +1,8 @@
 //! Speed of sampling and of one full training run (criterion).
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
-use ppg_core::{Dims, Ppg, SamplerMode};
+use ppg_core::objective::{exposure, Eel, RankStart};
+use ppg_core::{Dims, Gradient, Ppg, SamplerMode, TrainConfig};
 use std::hint::black_box;
 
 fn sampling(c: &mut Criterion) {
@@ -22,5 +23,50 @@ fn sampling(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, sampling);
+/// One training run of a 4 x 20 query: EEL with 5 grade levels, two groups, the reference
+/// recipe (50 epochs of 16, patience 20) and our variants.
+fn training(c: &mut Criterion) {
+    let mut group = c.benchmark_group("train");
+    let (items, sessions) = (20, 4);
+    let utility: Vec<f64> = (0..items)
+        .map(|i| ((items - i) * 5 / items) as f64)
+        .collect();
+    let groups: Vec<u8> = (0..items).map(|i| (i % 3 == 1) as u8).collect();
+    let mut table = vec![0f64; items];
+    exposure::fill(RankStart::One, &mut table);
+    let eel = Eel::new(&utility, &groups, 5, &table).unwrap();
+    let recipes = [
+        ("reference", TrainConfig::default()),
+        (
+            "corrected",
+            TrainConfig {
+                sampler: SamplerMode::Corrected,
+                ..TrainConfig::default()
+            },
+        ),
+        (
+            "exact+baseline",
+            TrainConfig {
+                gradient: Gradient::Exact,
+                baseline: true,
+                ..TrainConfig::default()
+            },
+        ),
+    ];
+    for (name, config) in recipes {
+        let dims = Dims::new(items, sessions, 16);
+        let mut mem = vec![0u8; Ppg::bytes(dims)];
+        let mut ppg = Ppg::new(&mut mem, dims, 1).unwrap();
+        group.bench_function(BenchmarkId::new(name, "4x20"), |b| {
+            b.iter(|| {
+                ppg.start(items, sessions, 0.5).unwrap();
+                let mut objective = eel;
+                black_box(ppg.train(&mut objective, &config).unwrap())
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, sampling, training);
 criterion_main!(benches);

@@ -525,10 +525,7 @@ pub(crate) fn locate(block: &[u16], pos: &mut [u16]) {
 /// Draws one ranking (already validated in length) and returns its log-probability.
 pub(crate) fn sample_into(ppg: &mut Ppg, mode: SamplerMode, out: &mut [u16]) -> f64 {
     let (n, count) = (ppg.n, ppg.pair_count());
-    let mut draw = Draw {
-        rng: &mut ppg.rng,
-        log_prob: LogProb::new(),
-    };
+    let mut draw = Draw::new(&mut ppg.rng);
     for (s, seg) in out.chunks_exact_mut(n).enumerate() {
         seg.copy_from_slice(&ppg.state.reference[s * n..(s + 1) * n]);
         let w = &ppg.state.weights[s * count..(s + 1) * count];

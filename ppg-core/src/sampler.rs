@@ -141,7 +141,9 @@ fn merge<W: Walk>(
             } else {
                 1.0
             };
-            let p = if wi <= 0.0 {
+            let p = if !corrected {
+                wi
+            } else if wi <= 0.0 {
                 0.0
             } else {
                 wi / (wi + (1.0 - wi) * pi)
@@ -243,16 +245,39 @@ impl LogProb {
     }
 }
 
-/// Draws each decision from the generator and records the probability of the outcome.
+/// Draws the decisions from the generator and records the probability of the outcome.
+///
+/// A moving item passes bottom item `i` when every decision up to `i` is positive, which has
+/// probability `p_0 ... p_i`. One uniform `u` per moving item, passing while
+/// `u < p_0 ... p_i`, gives exactly those probabilities with one generator call per item
+/// instead of one per decision.
 pub(crate) struct Draw<'r> {
     pub rng: &'r mut crate::Rng,
     pub log_prob: LogProb,
+    u: f64,
+    reach: f64,
+}
+
+impl<'r> Draw<'r> {
+    pub(crate) fn new(rng: &'r mut crate::Rng) -> Self {
+        Draw {
+            rng,
+            log_prob: LogProb::new(),
+            u: 0.0,
+            reach: 1.0,
+        }
+    }
 }
 
 impl Walk for Draw<'_> {
     #[inline(always)]
     fn decide(&mut self, d: &Decision) -> bool {
-        let pass = self.rng.unit_f64() < d.p;
+        if d.i == 0 {
+            self.u = self.rng.unit_f64();
+            self.reach = 1.0;
+        }
+        self.reach *= d.p;
+        let pass = self.u < self.reach;
         self.log_prob.times(if pass { d.p } else { 1.0 - d.p });
         pass
     }

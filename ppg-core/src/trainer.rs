@@ -299,15 +299,19 @@ impl Ppg<'_> {
                         let block = &self.state.batch[b * total + s * n..b * total + (s + 1) * n];
                         locate(block, &mut self.work.pos[..n]);
                         let (ref_pos, pos) = (&self.work.block[..n], &self.work.pos[..n]);
-                        let inverted = &mut grad_now[s * count..(s + 1) * count];
-                        let mut pair = 0;
+                        let mut inverted = &mut grad_now[s * count..(s + 1) * count];
+                        // Branch-free: whether a pair is inverted is a coin flip early in
+                        // training, and a mispredicted branch per pair cost more than the add.
                         for x in 0..n {
-                            for y in x + 1..n {
-                                if (ref_pos[x] < ref_pos[y]) != (pos[x] < pos[y]) {
-                                    inverted[pair] += c;
-                                }
-                                pair += 1;
+                            let (row, rest) = inverted.split_at_mut(n - x - 1);
+                            let (rx, px) = (ref_pos[x], pos[x]);
+                            for ((acc, &ry), &py) in
+                                row.iter_mut().zip(&ref_pos[x + 1..]).zip(&pos[x + 1..])
+                            {
+                                let flipped = (rx < ry) != (px < py);
+                                *acc += c * f32::from(u8::from(flipped));
                             }
+                            inverted = rest;
                         }
                     }
                 }
