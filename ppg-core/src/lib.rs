@@ -25,3 +25,7 @@ pub use report::TrainReport;
 pub use rng::Rng;
 pub use sampler::SamplerMode;
 pub use trainer::{Gradient, TrainConfig};
+
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+struct ReadmeDoctests;
