@@ -1,0 +1,571 @@
+//! The engine behind the handle: a core optimiser plus the query as the caller named it.
+//!
+//! Everything here is safe Rust over one borrowed byte buffer, so it can be tested from
+//! Rust with a local array. The C layer (`api.rs`) only turns pointers into slices.
+//!
+//! Every method validates all of its input before it changes anything, or calls a core
+//! method that does (the core's calls are transactional), so a failed call leaves the
+//! engine as it was.
+
+use crate::status::{ppg_status, Status};
+use crate::types::{ppg_method, ppg_metric, ppg_train_config, ObjectiveSpec};
+use bytemuck::Pod;
+use core::mem::{align_of, size_of, MaybeUninit};
+use ppg_core::objective::{exposure, Dtr, Eel, Mix, Ndcg, RankStart, MAX_GROUPS};
+use ppg_core::{Dims, Objective, PlackettLuce, Ppg, SamplerMode, TrainConfig, TrainReport};
+
+/// The weight `set_query` gives every PPG pair; `initial_weight` replaces it when a fresh
+/// query starts training (see [`Engine::train`]).
+const QUERY_WEIGHT: f32 = 0.5;
+
+/// The optimiser: PPG or the PL baseline, through the same calls.
+enum Core<'a> {
+    Ppg(Ppg<'a>),
+    Pl(PlackettLuce<'a>),
+}
+
+/// The query in the caller's terms, and the buffers that translate to and from them.
+/// Capacities are the layout's; the first `n` (or `n * sessions`) entries are live.
+struct Query<'a> {
+    /// Items per session; 0 before the first query.
+    n: usize,
+    sessions: usize,
+    /// `ids[k]`: the caller's id of local item `k` (its rank in the input).
+    ids: &'a mut [u64],
+    utility: &'a mut [f64],
+    group: &'a mut [u32],
+    /// Local items sorted by id, for id lookups by binary search.
+    index: &'a mut [u16],
+    /// Scratch: the next `index` while a query is validated, seen-marks while a ranking is.
+    spare: &'a mut [u16],
+    /// Scratch: a ranking as ids (handed to the cost callback).
+    ids_out: &'a mut [u64],
+    /// Scratch: a caller's ranking as local items (`evaluate`).
+    locals: &'a mut [u16],
+    /// Scratch for the built-in objectives: exposure, NDCG discount, dense group ids.
+    exposure: &'a mut [f64],
+    discount: &'a mut [f64],
+    dense: &'a mut [u8],
+    /// Scratch: PL's initial logits.
+    logits: &'a mut [f32],
+}
+
+/// An engine in caller memory.
+pub(crate) struct Engine<'a> {
+    dims: Dims,
+    core: Core<'a>,
+    q: Query<'a>,
+    /// The sampler `sample` draws with.
+    sampler: SamplerMode,
+    /// No step has changed PPG's weights since `set_query`.
+    fresh: bool,
+}
+
+/// Bytes that `len` values of `T` take, alignment padding included.
+fn region<T>(len: usize) -> Status<usize> {
+    len.checked_mul(size_of::<T>())
+        .and_then(|b| b.checked_add(align_of::<T>() - 1))
+        .ok_or(ppg_status::Capacity)
+}
+
+/// The next `len` zeroed values of `T` from `rest`, aligned.
+fn take<'a, T: Pod>(rest: &mut &'a mut [u8], len: usize) -> Status<&'a mut [T]> {
+    let pad = rest.as_ptr().align_offset(align_of::<T>());
+    let end = len
+        .checked_mul(size_of::<T>())
+        .and_then(|b| b.checked_add(pad))
+        .filter(|&end| end <= rest.len())
+        .ok_or(ppg_status::MemoryTooSmall)?;
+    let (head, tail) = core::mem::take(rest).split_at_mut(end);
+    *rest = tail;
+    let region = head.get_mut(pad..).ok_or(ppg_status::MemoryTooSmall)?;
+    region.fill(0);
+    bytemuck::try_cast_slice_mut(region).map_err(|_| ppg_status::MemoryTooSmall)
+}
+
+impl Query<'_> {
+    fn bytes(dims: Dims) -> Status<usize> {
+        let (n, total) = (dims.items, dims.total());
+        let parts = [
+            region::<u64>(n)?,
+            region::<f64>(n)?,
+            region::<u32>(n)?,
+            region::<u16>(n)?,
+            region::<u16>(n)?,
+            region::<u64>(total)?,
+            region::<u16>(total)?,
+            region::<f64>(n)?,
+            region::<f64>(n)?,
+            region::<u8>(n)?,
+            region::<f32>(n)?,
+        ];
+        parts
+            .iter()
+            .try_fold(0usize, |sum, &p| sum.checked_add(p))
+            .ok_or(ppg_status::Capacity)
+    }
+}
+
+impl<'a> Query<'a> {
+    fn carve(mut rest: &'a mut [u8], dims: Dims) -> Status<Self> {
+        let (n, total) = (dims.items, dims.total());
+        let rest = &mut rest;
+        Ok(Query {
+            n: 0,
+            sessions: 0,
+            ids: take(rest, n)?,
+            utility: take(rest, n)?,
+            group: take(rest, n)?,
+            index: take(rest, n)?,
+            spare: take(rest, n)?,
+            ids_out: take(rest, total)?,
+            locals: take(rest, total)?,
+            exposure: take(rest, n)?,
+            discount: take(rest, n)?,
+            dense: take(rest, n)?,
+            logits: take(rest, n)?,
+        })
+    }
+
+    fn total(&self) -> usize {
+        self.n * self.sessions
+    }
+
+    /// The local item of the caller's `id`.
+    fn lookup(&self, id: u64) -> Status<usize> {
+        let ids = &self.ids[..self.n];
+        let index = &self.index[..self.n];
+        let at = index
+            .binary_search_by_key(&id, |&k| ids.get(usize::from(k)).copied().unwrap_or(0))
+            .map_err(|_| ppg_status::UnknownItem)?;
+        Ok(usize::from(index[at]))
+    }
+
+    /// Translates a ranking of ids into `locals`, checking that each session is a
+    /// permutation of the query's items.
+    fn locals_of(&mut self, ranking: &[u64]) -> Status<()> {
+        let (n, total) = (self.n, self.total());
+        if ranking.len() != total {
+            return Err(ppg_status::InvalidArgument);
+        }
+        for (s, block) in ranking.chunks_exact(n).enumerate() {
+            self.spare[..n].fill(0);
+            for (k, &id) in block.iter().enumerate() {
+                let local = self.lookup(id)?;
+                if self.spare[local] != 0 {
+                    return Err(ppg_status::NotPermutation);
+                }
+                self.spare[local] = 1;
+                // Local ids are below n <= u16::MAX.
+                self.locals[s * n + k] = local as u16;
+            }
+        }
+        Ok(())
+    }
+
+    /// Runs `f` with the built-in objective `spec` over the current query.
+    fn with_objective<R>(
+        &mut self,
+        spec: &ObjectiveSpec,
+        f: impl FnOnce(&mut dyn Objective) -> Status<R>,
+    ) -> Status<R> {
+        let n = self.n;
+        dense_groups(&self.group[..n], &mut self.dense[..n])?;
+        exposure::fill(spec.rank_start, &mut self.exposure[..n]);
+        exposure::fill(RankStart::Zero, &mut self.discount[..n]);
+        let (utility, group) = (&self.utility[..n], &self.dense[..n]);
+        let (exposure, discount) = (&self.exposure[..n], &self.discount[..n]);
+        let ndcg = || Ndcg::new(utility, spec.k, discount);
+        match spec.metric {
+            ppg_metric::Dtr => f(&mut Dtr::new(utility, group, exposure)?),
+            ppg_metric::Eel => f(&mut Eel::new(utility, group, spec.levels, exposure)?),
+            ppg_metric::Ndcg => f(&mut ndcg()?),
+            ppg_metric::DtrNdcgMix => {
+                let dtr = Dtr::new(utility, group, exposure)?;
+                f(&mut Mix::new(dtr, ndcg()?, spec.mix_weight)?)
+            }
+            ppg_metric::EelNdcgMix => {
+                let eel = Eel::new(utility, group, spec.levels, exposure)?;
+                f(&mut Mix::new(eel, ndcg()?, spec.mix_weight)?)
+            }
+        }
+    }
+}
+
+/// Maps arbitrary group labels to `0..groups` in order of first appearance: the metrics
+/// index arrays by group and tell at most [`MAX_GROUPS`] apart.
+fn dense_groups(group: &[u32], out: &mut [u8]) -> Status<()> {
+    let mut seen = [0u32; MAX_GROUPS];
+    let mut count = 0;
+    for (&g, slot) in group.iter().zip(out.iter_mut()) {
+        let k = match seen[..count].iter().position(|&s| s == g) {
+            Some(k) => k,
+            None if count < MAX_GROUPS => {
+                seen[count] = g;
+                count += 1;
+                count - 1
+            }
+            None => return Err(ppg_status::Capacity),
+        };
+        // k < MAX_GROUPS = 16.
+        *slot = k as u8;
+    }
+    Ok(())
+}
+
+fn report(r: TrainReport) -> crate::types::ppg_train_report {
+    crate::types::ppg_train_report {
+        epochs: r.epochs,
+        samples: r.samples,
+        best_cost: r.best_cost,
+        best_epoch: r.best_epoch.map_or(-1, i64::from),
+    }
+}
+
+/// Sets every unconstrained pair of every session to `w` (a fresh query only: its
+/// reference is still the input order, every such pair still at [`QUERY_WEIGHT`]).
+fn reweight(ppg: &mut Ppg, w: f32) -> Status<()> {
+    let n = ppg.items();
+    for s in 0..ppg.sessions() {
+        for a in 0..n {
+            for b in a + 1..n {
+                if !ppg.is_constrained(a, b) {
+                    ppg.set_weight(s, a, b, w)?;
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+impl<'a> Engine<'a> {
+    /// Bytes of caller memory an engine of this shape needs (after the handle itself).
+    pub(crate) fn bytes(method: ppg_method, dims: Dims) -> Status<usize> {
+        dims.check()?;
+        let core = match method {
+            ppg_method::Ppg => Ppg::bytes(dims),
+            ppg_method::Pl => PlackettLuce::bytes(dims),
+        };
+        // The core's sizes saturate: usize::MAX means "does not fit in memory".
+        if core == usize::MAX {
+            return Err(ppg_status::Capacity);
+        }
+        core.checked_add(Query::bytes(dims)?)
+            .ok_or(ppg_status::Capacity)
+    }
+
+    /// An engine in `mem`, which must hold [`Engine::bytes`].
+    pub(crate) fn new(
+        mem: &'a mut [u8],
+        method: ppg_method,
+        dims: Dims,
+        seed: u64,
+    ) -> Status<Self> {
+        let needed = Self::bytes(method, dims)?;
+        if mem.len() < needed {
+            return Err(ppg_status::MemoryTooSmall);
+        }
+        let (core_mem, rest) = match method {
+            ppg_method::Ppg => mem.split_at_mut(Ppg::bytes(dims)),
+            ppg_method::Pl => mem.split_at_mut(PlackettLuce::bytes(dims)),
+        };
+        let core = match method {
+            ppg_method::Ppg => Core::Ppg(Ppg::new(core_mem, dims, seed)?),
+            ppg_method::Pl => Core::Pl(PlackettLuce::new(core_mem, dims, seed)?),
+        };
+        Ok(Engine {
+            dims,
+            core,
+            q: Query::carve(rest, dims)?,
+            sampler: TrainConfig::default().sampler,
+            fresh: true,
+        })
+    }
+
+    fn started(&self) -> Status<()> {
+        if self.q.n == 0 {
+            Err(ppg_status::NoQuery)
+        } else {
+            Ok(())
+        }
+    }
+
+    /// Items per session times sessions of the current query.
+    pub(crate) fn ranking_len(&self) -> Status<usize> {
+        self.started()?;
+        Ok(self.q.total())
+    }
+
+    pub(crate) fn set_sampler(&mut self, sampler: SamplerMode) {
+        self.sampler = sampler;
+    }
+
+    /// Replaces the query; constraints, weights, best ranking and pending batch start
+    /// afresh. The generator carries on.
+    pub(crate) fn set_query(
+        &mut self,
+        items: &[crate::types::ppg_item],
+        sessions: usize,
+    ) -> Status<()> {
+        let n = items.len();
+        if n == 0 || sessions == 0 {
+            return Err(ppg_status::InvalidArgument);
+        }
+        if n > self.dims.items || sessions > self.dims.sessions {
+            return Err(ppg_status::Capacity);
+        }
+        if items.iter().any(|item| !item.utility.is_finite()) {
+            return Err(ppg_status::NotFinite);
+        }
+        // The next id index, built in the spare buffer so that a refusal keeps the old one.
+        let next = &mut self.q.spare[..n];
+        for (k, slot) in next.iter_mut().enumerate() {
+            // n <= dims.items <= u16::MAX.
+            *slot = k as u16;
+        }
+        let id_of = |k: u16| items.get(usize::from(k)).map_or(0, |item| item.id);
+        next.sort_unstable_by_key(|&k| id_of(k));
+        if next.windows(2).any(|w| id_of(w[0]) == id_of(w[1])) {
+            return Err(ppg_status::DuplicateItem);
+        }
+        match &mut self.core {
+            Core::Ppg(ppg) => ppg.start(n, sessions, QUERY_WEIGHT)?,
+            Core::Pl(pl) => {
+                let logits = &mut self.q.logits[..n];
+                for (logit, item) in logits.iter_mut().zip(items) {
+                    *logit = item.utility as f32;
+                }
+                pl.start(logits, sessions)?;
+            }
+        }
+        // Committed: nothing below can fail.
+        let q = &mut self.q;
+        for (k, item) in items.iter().enumerate() {
+            q.ids[k] = item.id;
+            q.utility[k] = item.utility;
+            q.group[k] = item.group;
+        }
+        core::mem::swap(&mut q.index, &mut q.spare);
+        q.n = n;
+        q.sessions = sessions;
+        self.fresh = true;
+        Ok(())
+    }
+
+    fn ppg_only(&mut self) -> Status<&mut Ppg<'a>> {
+        self.started()?;
+        match &mut self.core {
+            Core::Ppg(ppg) => Ok(ppg),
+            Core::Pl(_) => Err(ppg_status::Unsupported),
+        }
+    }
+
+    pub(crate) fn forbid(&mut self, a: u64, b: u64) -> Status<()> {
+        self.ppg_only()?;
+        let (a, b) = (self.q.lookup(a)?, self.q.lookup(b)?);
+        self.ppg_only()?.forbid(a, b)?;
+        Ok(())
+    }
+
+    pub(crate) fn keep_order_within_groups(&mut self) -> Status<()> {
+        let n = self.q.n;
+        let Engine { core, q, .. } = self;
+        match core {
+            _ if n == 0 => Err(ppg_status::NoQuery),
+            Core::Ppg(ppg) => Ok(ppg.keep_order_within(&q.group[..n])?),
+            Core::Pl(_) => Err(ppg_status::Unsupported),
+        }
+    }
+
+    pub(crate) fn keep_order_between(&mut self, labels: &[u32]) -> Status<()> {
+        self.ppg_only()?.keep_order_between(labels)?;
+        Ok(())
+    }
+
+    /// The pending batch as local items (empty when none).
+    fn pending(&self) -> &[u16] {
+        match &self.core {
+            Core::Ppg(ppg) => ppg.batch(),
+            Core::Pl(pl) => pl.batch(),
+        }
+    }
+
+    /// Draws `count` rankings, writes them as ids to the start of `out`, and keeps them
+    /// pending for [`Engine::update`].
+    pub(crate) fn sample(&mut self, count: usize, out: &mut [MaybeUninit<u64>]) -> Status<()> {
+        self.started()?;
+        if count == 0 {
+            return Err(ppg_status::InvalidArgument);
+        }
+        if count > self.dims.batch {
+            return Err(ppg_status::Capacity);
+        }
+        let needed = count * self.q.total();
+        let out = out.get_mut(..needed).ok_or(ppg_status::InvalidArgument)?;
+        let batch = match &mut self.core {
+            Core::Ppg(ppg) => ppg.sample_batch(count, self.sampler)?,
+            Core::Pl(pl) => {
+                pl.sample_batch(count)?;
+                pl.batch()
+            }
+        };
+        let ids = &self.q.ids[..self.q.n];
+        for (slot, &local) in out.iter_mut().zip(batch) {
+            slot.write(ids.get(usize::from(local)).copied().unwrap_or(0));
+        }
+        Ok(())
+    }
+
+    /// One training step on the pending batch, `rankings` being that batch as ids.
+    pub(crate) fn update(
+        &mut self,
+        rankings: &[u64],
+        costs: &[f64],
+        config: &ppg_train_config,
+    ) -> Status<()> {
+        self.started()?;
+        let layout_batch = self.dims.batch;
+        match self.core {
+            Core::Ppg(_) => config.ppg(layout_batch).map(drop)?,
+            Core::Pl(_) => config.pl(layout_batch).map(drop)?,
+        }
+        let total = self.q.total();
+        let pending = self.pending();
+        if pending.is_empty() {
+            return Err(ppg_status::NoPendingBatch);
+        }
+        if costs.is_empty() || Some(rankings.len()) != costs.len().checked_mul(total) {
+            return Err(ppg_status::InvalidArgument);
+        }
+        let ids = &self.q.ids[..self.q.n];
+        let same = pending.len() == rankings.len()
+            && pending
+                .iter()
+                .zip(rankings)
+                .all(|(&local, &id)| ids.get(usize::from(local)) == Some(&id));
+        if !same {
+            return Err(ppg_status::UnknownSample);
+        }
+        match &mut self.core {
+            Core::Ppg(ppg) => {
+                ppg.update(costs, &config.ppg(layout_batch)?)?;
+            }
+            Core::Pl(pl) => pl.update(costs, &config.pl(layout_batch)?)?,
+        }
+        self.fresh = false;
+        Ok(())
+    }
+
+    /// The best ranking so far as ids into the start of `out`, and its cost.
+    pub(crate) fn best(&self, out: &mut [MaybeUninit<u64>]) -> Status<f64> {
+        self.started()?;
+        let (ranking, cost) = match &self.core {
+            Core::Ppg(ppg) => ppg.best().ok_or(ppg_status::NoResult)?,
+            Core::Pl(pl) => pl.best(),
+        };
+        if !cost.is_finite() {
+            return Err(ppg_status::NoResult);
+        }
+        let out = out
+            .get_mut(..ranking.len())
+            .ok_or(ppg_status::InvalidArgument)?;
+        let ids = &self.q.ids[..self.q.n];
+        for (slot, &local) in out.iter_mut().zip(ranking) {
+            slot.write(ids.get(usize::from(local)).copied().unwrap_or(0));
+        }
+        Ok(cost)
+    }
+
+    /// Trains against `cost`, which sees rankings as ids.
+    pub(crate) fn train(
+        &mut self,
+        config: &ppg_train_config,
+        mut cost: impl FnMut(&[u64], usize) -> f64,
+    ) -> Status<crate::types::ppg_train_report> {
+        self.started()?;
+        let Engine {
+            dims,
+            core,
+            q,
+            fresh,
+            ..
+        } = self;
+        let total = q.total();
+        let (ids, buf) = (&q.ids[..q.n], &mut q.ids_out[..total]);
+        let mut objective = |ranking: &[u16], sessions: usize| {
+            for (slot, &local) in buf.iter_mut().zip(ranking) {
+                *slot = ids.get(usize::from(local)).copied().unwrap_or(0);
+            }
+            cost(buf, sessions)
+        };
+        run(core, fresh, dims.batch, config, &mut objective)
+    }
+
+    /// Trains against a built-in objective.
+    pub(crate) fn train_builtin(
+        &mut self,
+        config: &ppg_train_config,
+        spec: &ObjectiveSpec,
+    ) -> Status<crate::types::ppg_train_report> {
+        self.started()?;
+        let Engine {
+            dims,
+            core,
+            q,
+            fresh,
+            ..
+        } = self;
+        q.with_objective(spec, |objective| {
+            let mut objective =
+                |ranking: &[u16], sessions: usize| objective.cost(ranking, sessions);
+            run(core, fresh, dims.batch, config, &mut objective)
+        })
+    }
+
+    /// The built-in objective's cost of a ranking given as ids.
+    pub(crate) fn evaluate(&mut self, spec: &ObjectiveSpec, ranking: &[u64]) -> Status<f64> {
+        self.started()?;
+        self.q.locals_of(ranking)?;
+        let (total, sessions) = (self.q.total(), self.q.sessions);
+        // The objective borrows the query's scratch mutably: lend the ranking out meanwhile.
+        let locals = core::mem::take(&mut self.q.locals);
+        let value = self.q.with_objective(spec, |objective| {
+            Ok(objective.cost(&locals[..total], sessions))
+        });
+        self.q.locals = locals;
+        value
+    }
+}
+
+/// A training run of either method; PPG on a fresh query first moves its weights to
+/// `initial_weight` and moves them back should the run fail.
+fn run(
+    core: &mut Core,
+    fresh: &mut bool,
+    layout_batch: usize,
+    config: &ppg_train_config,
+    objective: &mut impl Objective,
+) -> Status<crate::types::ppg_train_report> {
+    let r = match core {
+        Core::Ppg(ppg) => {
+            let recipe = config.ppg(layout_batch)?;
+            let w = config.initial_weight()?;
+            let reweighted = *fresh && w != QUERY_WEIGHT;
+            if reweighted {
+                reweight(ppg, w)?;
+            }
+            match ppg.train(objective, &recipe) {
+                Ok(r) => r,
+                Err(e) => {
+                    if reweighted {
+                        reweight(ppg, QUERY_WEIGHT)?;
+                    }
+                    return Err(e.into());
+                }
+            }
+        }
+        Core::Pl(pl) => pl.train(objective, &config.pl(layout_batch)?)?,
+    };
+    *fresh = false;
+    Ok(report(r))
+}

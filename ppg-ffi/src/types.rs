@@ -1,0 +1,323 @@
+//! The plain C types of the API and their conversion into the core's types.
+//!
+//! Enumerations cross the boundary as `uint32_t` and are converted here, so that a value
+//! outside the enumeration is `PPG_STATUS_INVALID_ARGUMENT` rather than undefined
+//! behaviour (a Rust enum must never hold an undeclared value).
+
+#![allow(non_camel_case_types)]
+
+use crate::status::{ppg_status, Status};
+use ppg_core::objective::{RankStart, MAX_LEVELS};
+use ppg_core::{Gradient, PlConfig, SamplerMode, TrainConfig};
+
+/// Which optimiser an engine runs.
+#[repr(u32)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ppg_method {
+    /// Probabilistic Permutation Graph search (the paper's method).
+    Ppg = 0,
+    /// The Plackett-Luce baseline, trained by REINFORCE with Adam. It supports no
+    /// constraints; its initial logits are the items' utilities.
+    Pl = 1,
+}
+
+impl ppg_method {
+    pub(crate) fn from_raw(raw: u32) -> Status<Self> {
+        match raw {
+            0 => Ok(ppg_method::Ppg),
+            1 => Ok(ppg_method::Pl),
+            _ => Err(ppg_status::InvalidArgument),
+        }
+    }
+}
+
+/// How PPG draws a ranking (see protocol.md, "What the reference implementation does").
+#[repr(u32)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ppg_sampler {
+    /// The reference code's sampler (each merge draw uses the raw weight).
+    Uncorrected = 0,
+    /// The paper's Eq. 9 (each merge draw corrected to `w / (1 - q)`).
+    Corrected = 1,
+}
+
+/// Which score function PPG's REINFORCE estimate uses.
+#[repr(u32)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ppg_gradient {
+    /// The paper's Eq. 8, as if pairs were drawn independently (the reference).
+    Approximate = 0,
+    /// The exact gradient of the sampler's log-probability.
+    Exact = 1,
+}
+
+/// The built-in objectives (costs, lower is better).
+#[repr(u32)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ppg_metric {
+    /// Disparity of treatment ratio minus 1 (0 is fair). Needs two groups, each with
+    /// a positive utility sum for a meaningful value.
+    Dtr = 0,
+    /// Expected exposure loss (0 is optimal). Needs at least two groups.
+    Eel = 1,
+    /// `1 - NDCG@k`, the items' utilities as relevance labels.
+    Ndcg = 2,
+    /// `DTR - 1 + mix_weight * (1 - NDCG@k)`.
+    DtrNdcgMix = 3,
+    /// `EEL + mix_weight * (1 - NDCG@k)`.
+    EelNdcgMix = 4,
+}
+
+impl ppg_metric {
+    pub(crate) fn from_raw(raw: u32) -> Status<Self> {
+        match raw {
+            0 => Ok(ppg_metric::Dtr),
+            1 => Ok(ppg_metric::Eel),
+            2 => Ok(ppg_metric::Ndcg),
+            3 => Ok(ppg_metric::DtrNdcgMix),
+            4 => Ok(ppg_metric::EelNdcgMix),
+            _ => Err(ppg_status::InvalidArgument),
+        }
+    }
+}
+
+/// Where the exposure `1 / log2(r + 2)` of the fairness metrics starts counting ranks.
+#[repr(u32)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ppg_rank_start {
+    /// `r = 0, 1, ...`: the top position gets exposure 1 (the usual DCG discount).
+    Zero = 0,
+    /// `r = 1, 2, ...`: the top position gets `1 / log2(3)`, as in the paper's reference
+    /// code; use it to compare with the published numbers.
+    One = 1,
+}
+
+/// One item of a query. Items are passed in ranked order (the input ranking).
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ppg_item {
+    /// The caller's id; any value, unique within the query.
+    pub id: u64,
+    /// Utility (relevance) of the item: finite; the fairness metrics need it `>= 0`.
+    pub utility: f64,
+    /// Fairness group of the item: any label (EEL tells up to 16 groups apart, DTR 2).
+    pub group: u32,
+}
+
+/// The training recipe. Fill it with `ppg_train_config_default` (the paper's reference
+/// run) and change what you need.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ppg_train_config {
+    /// PPG's step size of `w -= learning_rate * grad`; finite, `>= 0`. Default 0.4.
+    pub learning_rate: f64,
+    /// Epochs at most (`ppg_engine_train*`). Default 50.
+    pub epochs: u32,
+    /// Samples per epoch, from 1 to the layout's batch (`ppg_engine_train*`). Default 16.
+    pub batch: usize,
+    /// Stop after this many epochs without a new best; 0 never stops early. Default 20.
+    pub patience: u32,
+    /// PPG: a step taking a weight to 0 or below sets it to this. Default 0.05.
+    pub clamp_min: f64,
+    /// PPG: a step taking a weight to this or above sets it to this. Default 0.95.
+    /// `0 <= clamp_min <= clamp_max <= 1`.
+    pub clamp_max: f64,
+    /// PPG: a `ppg_sampler` value, the sampler `ppg_engine_train*` draw with.
+    /// Default `PPG_SAMPLER_UNCORRECTED`.
+    pub sampler: u32,
+    /// PPG: a `ppg_gradient` value. Default `PPG_GRADIENT_APPROXIMATE`.
+    pub gradient: u32,
+    /// Subtract the batch-mean cost from each cost (variance reduction). Default false.
+    pub baseline: bool,
+    /// PPG: score the input ranking before training, so the best ranking is never worse
+    /// than the input. Default false (the reference run; its first sample always wins).
+    pub score_input: bool,
+    /// PPG: the weight of every unconstrained pair when training starts on a fresh query
+    /// (see `ppg_engine_train`); in `[0, 1]`. Default 0.5.
+    pub initial_weight: f64,
+    /// PL: Adam's step size; finite, `>= 0`. Default 0.1.
+    pub pl_learning_rate: f64,
+}
+
+/// The built-in objective of `ppg_engine_train_builtin` and `ppg_engine_evaluate`.
+/// Fill it with `ppg_objective_config_default`.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ppg_objective_config {
+    /// A `ppg_metric` value. Default `PPG_METRIC_EEL`.
+    pub metric: u32,
+    /// EEL's grade levels, 1 to 64: 5 to optimise, 2 to evaluate (protocol). Default 5.
+    pub eel_levels: u32,
+    /// NDCG's cut-off `k >= 1` (NDCG metrics only). Default 10.
+    pub ndcg_k: usize,
+    /// Weight of `1 - NDCG@k` in the mix metrics; finite, `>= 0`. Default 0.
+    pub mix_weight: f64,
+    /// A `ppg_rank_start` value for the fairness exposure (NDCG always discounts from
+    /// rank 0). Default `PPG_RANK_START_ONE` (the reference).
+    pub rank_start: u32,
+}
+
+/// What a training run did.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ppg_train_report {
+    /// Epochs run (fewer than configured when patience ran out).
+    pub epochs: u32,
+    /// Rankings scored.
+    pub samples: u32,
+    /// The lowest cost seen so far (`ppg_engine_best` returns its ranking); +infinity
+    /// if none was scored.
+    pub best_cost: f64,
+    /// The epoch (0-based) of this run that found the best ranking, -1 when this run
+    /// found no new best.
+    pub best_epoch: i64,
+}
+
+pub(crate) fn sampler_from_raw(raw: u32) -> Status<SamplerMode> {
+    match raw {
+        0 => Ok(SamplerMode::Uncorrected),
+        1 => Ok(SamplerMode::Corrected),
+        _ => Err(ppg_status::InvalidArgument),
+    }
+}
+
+fn gradient_from_raw(raw: u32) -> Status<Gradient> {
+    match raw {
+        0 => Ok(Gradient::Approximate),
+        1 => Ok(Gradient::Exact),
+        _ => Err(ppg_status::InvalidArgument),
+    }
+}
+
+/// A finite `f64` that is also finite as an `f32`.
+fn to_f32(x: f64) -> Status<f32> {
+    let y = x as f32;
+    if y.is_finite() {
+        Ok(y)
+    } else {
+        Err(ppg_status::InvalidArgument)
+    }
+}
+
+impl ppg_train_config {
+    /// The reference recipe: `TrainConfig::default()` and `PlConfig::default()`.
+    pub(crate) fn reference() -> Self {
+        let ppg = TrainConfig::default();
+        let pl = PlConfig::default();
+        ppg_train_config {
+            learning_rate: f64::from(ppg.learning_rate),
+            epochs: ppg.epochs,
+            batch: ppg.batch,
+            patience: ppg.patience,
+            clamp_min: f64::from(ppg.clamp_min),
+            clamp_max: f64::from(ppg.clamp_max),
+            sampler: match ppg.sampler {
+                SamplerMode::Uncorrected => ppg_sampler::Uncorrected as u32,
+                SamplerMode::Corrected => ppg_sampler::Corrected as u32,
+            },
+            gradient: match ppg.gradient {
+                Gradient::Approximate => ppg_gradient::Approximate as u32,
+                Gradient::Exact => ppg_gradient::Exact as u32,
+            },
+            baseline: ppg.baseline,
+            score_input: ppg.score_input,
+            initial_weight: 0.5,
+            pl_learning_rate: f64::from(pl.lr),
+        }
+    }
+
+    /// The initial weight, checked to be a probability.
+    pub(crate) fn initial_weight(&self) -> Status<f32> {
+        let w = to_f32(self.initial_weight)?;
+        if (0.0..=1.0).contains(&w) {
+            Ok(w)
+        } else {
+            Err(ppg_status::InvalidArgument)
+        }
+    }
+
+    /// The PPG recipe; every field is checked (the PL-only one too) against `layout_batch`.
+    pub(crate) fn ppg(&self, layout_batch: usize) -> Status<TrainConfig> {
+        self.pl(layout_batch)?;
+        self.initial_weight()?;
+        let config = TrainConfig {
+            learning_rate: to_f32(self.learning_rate)?,
+            epochs: self.epochs,
+            batch: self.batch,
+            patience: self.patience,
+            clamp_min: to_f32(self.clamp_min)?,
+            clamp_max: to_f32(self.clamp_max)?,
+            sampler: sampler_from_raw(self.sampler)?,
+            gradient: gradient_from_raw(self.gradient)?,
+            baseline: self.baseline,
+            score_input: self.score_input,
+        };
+        config.check(layout_batch)?;
+        Ok(config)
+    }
+
+    /// The PL recipe (Adam's constants at their defaults).
+    pub(crate) fn pl(&self, layout_batch: usize) -> Status<PlConfig> {
+        sampler_from_raw(self.sampler)?;
+        gradient_from_raw(self.gradient)?;
+        if self.batch == 0 || self.batch > layout_batch {
+            return Err(ppg_status::InvalidArgument);
+        }
+        let config = PlConfig {
+            lr: to_f32(self.pl_learning_rate)?,
+            epochs: self.epochs,
+            batch: u16::try_from(self.batch).map_err(|_| ppg_status::InvalidArgument)?,
+            patience: self.patience,
+            baseline: self.baseline,
+            ..PlConfig::default()
+        };
+        if config.lr < 0.0 {
+            return Err(ppg_status::InvalidArgument);
+        }
+        Ok(config)
+    }
+}
+
+/// A checked `ppg_objective_config`.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct ObjectiveSpec {
+    pub metric: ppg_metric,
+    pub levels: u32,
+    pub k: usize,
+    pub mix_weight: f64,
+    pub rank_start: RankStart,
+}
+
+impl ppg_objective_config {
+    /// EEL with 5 levels and the reference exposure; NDCG@10 at weight 0.
+    pub(crate) fn reference() -> Self {
+        ppg_objective_config {
+            metric: ppg_metric::Eel as u32,
+            eel_levels: 5,
+            ndcg_k: 10,
+            mix_weight: 0.0,
+            rank_start: ppg_rank_start::One as u32,
+        }
+    }
+
+    pub(crate) fn check(&self) -> Status<ObjectiveSpec> {
+        let metric = ppg_metric::from_raw(self.metric)?;
+        let rank_start = match self.rank_start {
+            0 => RankStart::Zero,
+            1 => RankStart::One,
+            _ => return Err(ppg_status::InvalidArgument),
+        };
+        let levels_ok = (1..=MAX_LEVELS).contains(&self.eel_levels);
+        let weight_ok = self.mix_weight.is_finite() && self.mix_weight >= 0.0;
+        if !levels_ok || !weight_ok || self.ndcg_k == 0 {
+            return Err(ppg_status::InvalidArgument);
+        }
+        Ok(ObjectiveSpec {
+            metric,
+            levels: self.eel_levels,
+            k: self.ndcg_k,
+            mix_weight: self.mix_weight,
+            rank_start,
+        })
+    }
+}
