@@ -85,19 +85,33 @@ impl<'a> Ppg<'a> {
         let pairs = pairs::count(n).saturating_mul(dims.sessions);
         let samples = total.saturating_mul(dims.batch);
         let (nt, nb) = Scratch::halves(n);
-        let state = region_bytes::<u16>(total) * 2
-            + region_bytes::<f32>(pairs)
-            + region_bytes::<u16>(samples)
-            + region_bytes::<f64>(dims.batch);
-        let work = region_bytes::<u16>(nt) * 2
-            + region_bytes::<f64>((nt + 1) * nb)
-            + region_bytes::<u16>(nb)
-            + region_bytes::<f64>(nb + 1)
-            + region_bytes::<u16>(n) * 2
-            + region_bytes::<f64>(nt * (nb + 1))
-            + region_bytes::<f64>(nb * (nt + 1))
-            + region_bytes::<f64>(dims.batch);
-        state * 2 + region_bytes::<u32>(PairBits::words_for(n)) + region_bytes::<f32>(pairs) + work
+        // Saturating throughout: an absurd shape must give "too large", never an overflow.
+        let state = sum(&[
+            region_bytes::<u16>(total),
+            region_bytes::<u16>(total),
+            region_bytes::<f32>(pairs),
+            region_bytes::<u16>(samples),
+            region_bytes::<f64>(dims.batch),
+        ]);
+        let work = sum(&[
+            region_bytes::<u16>(nt),
+            region_bytes::<u16>(nt),
+            region_bytes::<f64>((nt + 1).saturating_mul(nb)),
+            region_bytes::<u16>(nb),
+            region_bytes::<f64>(nb.saturating_add(1)),
+            region_bytes::<u16>(n),
+            region_bytes::<u16>(n),
+            region_bytes::<f64>(nt.saturating_mul(nb.saturating_add(1))),
+            region_bytes::<f64>(nb.saturating_mul(nt + 1)),
+            region_bytes::<f64>(dims.batch),
+        ]);
+        sum(&[
+            state,
+            state,
+            region_bytes::<u32>(PairBits::words_for(n)),
+            region_bytes::<f32>(pairs),
+            work,
+        ])
     }
 
     /// An engine of shape `dims` in `mem`, its generator seeded with `seed`. It holds no
@@ -513,6 +527,16 @@ impl<'a> Ppg<'a> {
         self.state.copy_from(&self.saved);
         self.rng = self.saved_rng.clone();
     }
+}
+
+const fn sum(parts: &[usize]) -> usize {
+    let mut total = 0usize;
+    let mut k = 0;
+    while k < parts.len() {
+        total = total.saturating_add(parts[k]);
+        k += 1;
+    }
+    total
 }
 
 /// Writes each item's position in `block` into `pos`.

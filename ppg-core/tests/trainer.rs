@@ -307,6 +307,19 @@ fn memory_and_shape_errors_are_reported() {
         Ppg::new(&mut mem, Dims::new(70_000, 1, 1), 0),
         Err(Error::Capacity { .. })
     ));
+    // Absurd shapes size to "too large" instead of overflowing.
+    assert_eq!(
+        Ppg::bytes(Dims::new(usize::MAX, usize::MAX, usize::MAX)),
+        usize::MAX
+    );
+    assert_eq!(
+        ppg_core::PlackettLuce::bytes(Dims::new(usize::MAX, usize::MAX, usize::MAX)),
+        usize::MAX
+    );
+    assert!(matches!(
+        Ppg::new(&mut mem, Dims::new(65_535, 1 << 20, 1 << 20), 0),
+        Err(Error::Capacity { .. }) | Err(Error::MemoryTooSmall { .. })
+    ));
     // Any start address works: the layout counts its own alignment padding.
     let mut big = vec![0u8; Ppg::bytes(dims) + 8];
     for offset in 0..8 {
