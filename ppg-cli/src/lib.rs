@@ -1,0 +1,9 @@
+//! The `ppg` command-line crate: the front end over `ppg-core`, and the baselines the paper
+//! compares PPG search with.
+//!
+//! [`foe`] is Fairness of Exposure (Singh & Joachims, KDD 2018) in its hard and soft
+//! variants, the DTR baseline of the paper's Tables 1 and 2.
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+
+pub mod foe;
