@@ -17,11 +17,10 @@ pub struct RerankQuery {
     pub lines: Vec<usize>,
 }
 
-/// A `rerank` input: queries in order of first appearance, group names by id.
+/// A `rerank` input: queries in order of first appearance.
 pub struct RerankInput {
     pub path: String,
     pub queries: Vec<RerankQuery>,
-    pub groups: Vec<String>,
 }
 
 /// Reads the columns `qid item score group [label]` (found by header name, in any order;
@@ -76,7 +75,6 @@ pub fn read_rerank(path: &Path, max_groups: usize, why: &'static str) -> Result<
     Ok(RerankInput {
         path: tsv.path,
         queries,
-        groups: groups.names,
     })
 }
 

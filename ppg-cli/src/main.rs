@@ -1,15 +1,20 @@
 //! `ppg`: fair re-ranking by Probabilistic Permutation Graph search, and the paper's
 //! experimental protocol.
 
+mod builtin;
 mod cli;
 mod cost;
 mod data;
 mod error;
+mod methods;
 mod optimise;
 mod output;
 mod parallel;
+mod report;
+mod reproduce;
 mod rerank;
 mod seed;
+mod table;
 mod tsv;
 
 use std::process::ExitCode;
@@ -22,7 +27,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let outcome = match &cli.command {
         Command::Rerank(args) => rerank::run(args),
-        Command::Reproduce(_) => Err(error::CliError::Failed("not yet".into())),
+        Command::Reproduce(args) => reproduce::run(args),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,

@@ -5,6 +5,9 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
+/// What a worker returns: its `(task, result)` pairs, or the task that failed and why.
+pub type WorkerOutcome<T, E> = Result<Vec<(usize, T)>, (usize, E)>;
+
 /// The tasks a worker pulls, one index at a time, in the order given.
 pub struct Tasks<'a> {
     order: &'a [usize],
@@ -48,7 +51,7 @@ pub fn map<T, E, F>(
 where
     T: Send,
     E: Send,
-    F: Fn(&Tasks) -> Result<Vec<(usize, T)>, (usize, E)> + Sync,
+    F: Fn(&Tasks) -> WorkerOutcome<T, E> + Sync,
 {
     let tasks = Tasks {
         order,
@@ -57,7 +60,7 @@ where
         progress,
     };
     let threads = threads.clamp(1, order.len().max(1));
-    let outcomes: Vec<Result<Vec<(usize, T)>, (usize, E)>> = if threads == 1 {
+    let outcomes: Vec<WorkerOutcome<T, E>> = if threads == 1 {
         vec![worker(&tasks)]
     } else {
         std::thread::scope(|scope| {

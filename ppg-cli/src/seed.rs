@@ -13,13 +13,6 @@ pub fn derive(seed: u64, parts: &[u64]) -> u64 {
     parts.iter().fold(mix(seed), |h, &p| mix(h ^ mix(p)))
 }
 
-/// A stable number for a name (FNV-1a), to mix a method's name into its seeds.
-pub fn name_hash(name: &str) -> u64 {
-    name.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
-        (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -30,6 +23,5 @@ mod tests {
         assert_eq!(derive(0, &[]), mix(0));
         assert_ne!(derive(1, &[0]), derive(1, &[1]));
         assert_ne!(derive(1, &[0, 1]), derive(1, &[1, 0]));
-        assert_eq!(name_hash(""), 0xcbf2_9ce4_8422_2325);
     }
 }

@@ -1,0 +1,249 @@
+//! The rows of the reproduction tables: each method's name, recipe, and how it turns one
+//! query into `S` rankings.
+
+use ppg_cli::foe::{self, FoeVariant};
+use ppg_core::{Gradient, PlConfig, PlackettLuce, Ppg, Rng, SamplerMode, TrainConfig};
+
+use crate::cli::DataUtility;
+use crate::cost::{Cost, CostSpec, Metric, Tables};
+use crate::data::{ranking_by, Query};
+use crate::optimise::{self, PpgRecipe};
+
+/// The methods `reproduce` runs when none are named: the paper's rows, then our variants.
+pub const DEFAULT_METHODS: &[&str] = &[
+    "ppg",
+    "ppg-intra",
+    "pl",
+    "rand",
+    "ltr",
+    "ideal",
+    "foe-soft",
+    "foe-hard",
+    "ppg-intra-exact",
+    "ppg-intra-corrected",
+    "ppg-intra-baseline",
+    "ppg-intra-scored",
+];
+
+/// EEL grade levels when optimising (the protocol's 5).
+pub const OPTIMISE_LEVELS: u32 = 5;
+
+/// A PPG recipe named by suffixes of `ppg`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct PpgVariant {
+    pub intra: bool,
+    pub exact: bool,
+    pub corrected: bool,
+    pub baseline: bool,
+    pub scored: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    Ppg(PpgVariant),
+    Pl,
+    Rand,
+    Ltr,
+    Ideal,
+    Foe(FoeVariant),
+}
+
+/// A row: the name the user gave and what it runs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Method {
+    pub name: String,
+    pub kind: Kind,
+}
+
+impl Method {
+    /// Parses a method name (see `ppg reproduce --help`).
+    pub fn parse(name: &str) -> Result<Method, String> {
+        let kind = match name {
+            "pl" => Kind::Pl,
+            "rand" => Kind::Rand,
+            "ltr" => Kind::Ltr,
+            "ideal" => Kind::Ideal,
+            "foe-soft" => Kind::Foe(FoeVariant::Soft),
+            "foe-hard" => Kind::Foe(FoeVariant::Hard),
+            _ => {
+                let mut parts = name.split('-');
+                if parts.next() != Some("ppg") {
+                    return Err(unknown(name));
+                }
+                let mut v = PpgVariant::default();
+                for part in parts {
+                    let flag = match part {
+                        "intra" => &mut v.intra,
+                        "exact" => &mut v.exact,
+                        "corrected" => &mut v.corrected,
+                        "baseline" => &mut v.baseline,
+                        "scored" => &mut v.scored,
+                        _ => return Err(unknown(name)),
+                    };
+                    if *flag {
+                        return Err(format!("method \"{name}\" names \"{part}\" twice"));
+                    }
+                    *flag = true;
+                }
+                Kind::Ppg(v)
+            }
+        };
+        Ok(Method {
+            name: name.to_owned(),
+            kind,
+        })
+    }
+
+    /// The sampler the row used ("-" for non-PPG rows).
+    pub fn sampler(&self) -> &'static str {
+        match self.kind {
+            Kind::Ppg(v) if v.corrected => "corrected",
+            Kind::Ppg(_) => "uncorrected",
+            _ => "-",
+        }
+    }
+
+    /// The gradient the row used ("-" where none applies).
+    pub fn gradient(&self) -> &'static str {
+        match self.kind {
+            Kind::Ppg(v) if v.exact => "exact",
+            Kind::Ppg(_) => "approximate",
+            Kind::Pl => "exact (PL score)",
+            _ => "-",
+        }
+    }
+
+    /// Whether the row has a value for `metric` (FOE is a DTR method).
+    pub fn supports(&self, metric: Metric) -> bool {
+        !matches!(self.kind, Kind::Foe(_)) || metric == Metric::Dtr
+    }
+
+    /// Whether the row involves no randomness (one run is all runs).
+    pub fn deterministic(&self) -> bool {
+        matches!(self.kind, Kind::Ltr | Kind::Ideal)
+    }
+
+    pub fn needs_ppg(&self) -> bool {
+        matches!(self.kind, Kind::Ppg(_))
+    }
+
+    pub fn needs_pl(&self) -> bool {
+        self.kind == Kind::Pl
+    }
+}
+
+fn unknown(name: &str) -> String {
+    format!(
+        "unknown method \"{name}\": expected pl, rand, ltr, ideal, foe-soft, foe-hard or \
+         ppg[-intra][-exact][-corrected][-baseline][-scored]"
+    )
+}
+
+/// What every query of a cell shares.
+pub struct Setup<'a> {
+    pub tables: &'a Tables,
+    pub sessions: usize,
+    pub utility: DataUtility,
+    pub metric: Metric,
+    /// PPG's recipe before the variant's changes.
+    pub train: TrainConfig,
+    pub pl: PlConfig,
+}
+
+/// The engines of one worker, made for the largest query.
+pub struct Engines<'m> {
+    pub ppg: Option<Ppg<'m>>,
+    pub pl: Option<PlackettLuce<'m>>,
+}
+
+/// Runs `method` on query `q`: `sessions` rankings of its item ids.
+pub fn run(
+    method: &Method,
+    setup: &Setup,
+    q: &Query,
+    seed: u64,
+    engines: &mut Engines,
+) -> Result<Vec<u16>, String> {
+    let n = q.len();
+    let s = setup.sessions;
+    let utility = match setup.utility {
+        DataUtility::Label => &q.label,
+        DataUtility::Ltr => &q.ltr,
+    };
+    let engine_error = |e: ppg_core::Error| e.to_string();
+    match method.kind {
+        Kind::Ltr => Ok(ranking_by(&q.ltr).repeat(s)),
+        Kind::Ideal => Ok(ranking_by(&q.label).repeat(s)),
+        Kind::Rand => {
+            let mut rng = Rng::new(seed);
+            let mut out = Vec::with_capacity(n * s);
+            for _ in 0..s {
+                let mut block: Vec<u16> = (0..n as u16).collect();
+                for k in (1..n).rev() {
+                    let j = (rng.next_u64() % (k as u64 + 1)) as usize;
+                    block.swap(k, j);
+                }
+                out.extend_from_slice(&block);
+            }
+            Ok(out)
+        }
+        Kind::Foe(variant) => {
+            let merit = foe::min_max_normalise(utility);
+            let solution = foe::solve(&merit, &q.group, &setup.tables.exposure, variant)
+                .map_err(|e| e.to_string())?;
+            let mixture = foe::birkhoff(&solution.marginals);
+            let mut rng = Rng::new(seed);
+            foe::sample_rankings(&mixture, s, &mut rng).map_err(|e| e.to_string())
+        }
+        Kind::Ppg(v) => {
+            let order = ranking_by(utility);
+            let utility_s = optimise::permute(utility, &order);
+            let group_s = optimise::permute(&q.group, &order);
+            let mut cost = Cost::new(&spec(setup.metric), &utility_s, &group_s, setup.tables)
+                .map_err(engine_error)?;
+            let recipe = PpgRecipe {
+                train: TrainConfig {
+                    sampler: if v.corrected {
+                        SamplerMode::Corrected
+                    } else {
+                        SamplerMode::Uncorrected
+                    },
+                    gradient: if v.exact {
+                        Gradient::Exact
+                    } else {
+                        Gradient::Approximate
+                    },
+                    baseline: v.baseline,
+                    score_input: v.scored,
+                    ..setup.train
+                },
+                intra: v.intra,
+            };
+            let engine = engines.ppg.as_mut().expect("a PPG engine for PPG rows");
+            let best = optimise::ppg(engine, seed, &group_s, s, &mut cost, &recipe)
+                .map_err(engine_error)?;
+            Ok(optimise::to_items(&best, &order))
+        }
+        Kind::Pl => {
+            let order = ranking_by(utility);
+            let utility_s = optimise::permute(utility, &order);
+            let group_s = optimise::permute(&q.group, &order);
+            let mut cost = Cost::new(&spec(setup.metric), &utility_s, &group_s, setup.tables)
+                .map_err(engine_error)?;
+            let logits: Vec<f32> = utility_s.iter().map(|&u| u as f32).collect();
+            let engine = engines.pl.as_mut().expect("a PL engine for PL rows");
+            let sample = optimise::pl(engine, seed, &logits, s, &mut cost, &setup.pl)
+                .map_err(engine_error)?;
+            Ok(optimise::to_items(&sample, &order))
+        }
+    }
+}
+
+/// The optimisers' cost for `metric`: the protocol's EEL has 5 levels when optimising.
+fn spec(metric: Metric) -> CostSpec {
+    CostSpec {
+        metric,
+        levels: OPTIMISE_LEVELS,
+        ndcg: None,
+    }
+}

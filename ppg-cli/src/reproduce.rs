@@ -1,0 +1,287 @@
+//! `ppg reproduce`: the protocol of `paper/protocol.md` on one data set.
+
+use std::time::Instant;
+
+use ppg_core::objective::RankStart;
+use ppg_core::{Dims, PlConfig, PlackettLuce, Ppg, TrainConfig};
+
+use crate::cli::{DataUtility, FairnessArg, Format, ReproduceArgs};
+use crate::cost::{evaluate, Metric, Tables};
+use crate::data::{read_protocol, Query};
+use crate::error::{CliError, Result};
+use crate::methods::{self, Engines, Method, Setup, DEFAULT_METHODS};
+use crate::parallel::{self, Progress};
+use crate::{builtin, seed, table};
+
+/// One cell of a table: a method on one metric, utility and session count.
+#[derive(Debug, Clone)]
+pub struct Cell {
+    pub method: String,
+    pub sampler: &'static str,
+    pub gradient: &'static str,
+    pub metric: Metric,
+    pub utility: DataUtility,
+    pub sessions: usize,
+    /// `None` where the method has no value for the metric (FOE on EEL).
+    pub fairness: Option<f64>,
+    pub ndcg: Option<f64>,
+    /// Valid queries evaluated.
+    pub queries: usize,
+    pub runs: usize,
+    /// Wall-clock seconds of the cell, all runs.
+    pub seconds: f64,
+}
+
+/// A data set and the settings every cell shares.
+pub struct Experiment {
+    pub name: String,
+    pub queries: Vec<Query>,
+    pub tables: Tables,
+    pub threads: usize,
+    pub seed: u64,
+    pub train: TrainConfig,
+    pub pl: PlConfig,
+}
+
+impl Experiment {
+    pub fn new(name: String, queries: Vec<Query>, args: &ReproduceArgs) -> Result<Self> {
+        if !(args.lr.is_finite() && args.lr >= 0.0 && args.pl_lr.is_finite() && args.pl_lr >= 0.0) {
+            return Err(CliError::Usage(
+                "--lr and --pl-lr must be finite and non-negative".into(),
+            ));
+        }
+        let longest = queries.iter().map(Query::len).max().unwrap_or(1);
+        Ok(Experiment {
+            name,
+            tables: Tables::new(longest, RankStart::One),
+            queries,
+            threads: parallel::threads(args.threads),
+            seed: args.seed,
+            train: TrainConfig {
+                learning_rate: args.lr,
+                epochs: args.epochs,
+                ..TrainConfig::default()
+            },
+            pl: PlConfig {
+                lr: args.pl_lr,
+                epochs: args.epochs,
+                ..PlConfig::default()
+            },
+        })
+    }
+
+    /// Valid queries for `metric` (by the true labels).
+    pub fn valid(&self, metric: Metric) -> Vec<usize> {
+        (0..self.queries.len())
+            .filter(|&k| metric.valid(&self.queries[k].label, &self.queries[k].group))
+            .collect()
+    }
+
+    /// Runs one cell.
+    pub fn cell(
+        &self,
+        method: &Method,
+        metric: Metric,
+        utility: DataUtility,
+        sessions: usize,
+        runs: usize,
+    ) -> Result<Cell> {
+        let started = Instant::now();
+        let valid = self.valid(metric);
+        let mut cell = Cell {
+            method: method.name.clone(),
+            sampler: method.sampler(),
+            gradient: method.gradient(),
+            metric,
+            utility,
+            sessions,
+            fairness: None,
+            ndcg: None,
+            queries: valid.len(),
+            runs,
+            seconds: 0.0,
+        };
+        if !method.supports(metric) || valid.is_empty() {
+            return Ok(cell);
+        }
+        let runs_done = if method.deterministic() { 1 } else { runs };
+        // Task t is run t / |valid| on query valid[t % |valid|]; the longest queries go first.
+        let count = runs_done * valid.len();
+        let mut order: Vec<usize> = (0..count).collect();
+        order.sort_by_key(|&t| std::cmp::Reverse(self.queries[valid[t % valid.len()]].len()));
+        let longest = valid
+            .iter()
+            .map(|&k| self.queries[k].len())
+            .max()
+            .unwrap_or(1);
+        let setup = Setup {
+            tables: &self.tables,
+            sessions,
+            utility,
+            metric,
+            train: self.train,
+            pl: self.pl,
+        };
+        let dims = Dims::new(
+            longest,
+            sessions,
+            self.train.batch.max(usize::from(self.pl.batch)),
+        );
+        let label = format!(
+            "{} {} {} {}",
+            method.name,
+            metric.name(),
+            utility.name(),
+            sessions
+        );
+        let progress = Progress::new(&label, count, 2000);
+        let evals = parallel::map(&order, self.threads, progress.as_ref(), |tasks| {
+            let fail = |e: ppg_core::Error| (0, CliError::Failed(format!("engine: {e}")));
+            let mut ppg_mem = vec![
+                0u8;
+                if method.needs_ppg() {
+                    Ppg::bytes(dims)
+                } else {
+                    0
+                }
+            ];
+            let mut pl_mem = vec![
+                0u8;
+                if method.needs_pl() {
+                    PlackettLuce::bytes(dims)
+                } else {
+                    0
+                }
+            ];
+            let mut engines = Engines {
+                ppg: if method.needs_ppg() {
+                    Some(Ppg::new(&mut ppg_mem, dims, 0).map_err(fail)?)
+                } else {
+                    None
+                },
+                pl: if method.needs_pl() {
+                    Some(PlackettLuce::new(&mut pl_mem, dims, 0).map_err(fail)?)
+                } else {
+                    None
+                },
+            };
+            let mut out = Vec::new();
+            while let Some(t) = tasks.next() {
+                let (run, k) = (t / valid.len(), valid[t % valid.len()]);
+                let q = &self.queries[k];
+                let task_seed = seed::derive(self.seed, &[run as u64, k as u64]);
+                let fail = |msg: String| {
+                    (
+                        t,
+                        CliError::Failed(format!("{} on query {k}: {msg}", method.name)),
+                    )
+                };
+                let ranking =
+                    methods::run(method, &setup, q, task_seed, &mut engines).map_err(fail)?;
+                let eval = evaluate(metric, &q.label, &q.group, &ranking, sessions, &self.tables)
+                    .map_err(|e| fail(e.to_string()))?;
+                out.push((t, eval));
+                tasks.done();
+            }
+            Ok(out)
+        });
+        if let Some(p) = &progress {
+            p.finish();
+        }
+        let evals = evals?;
+        // Mean over queries within a run, then over runs (equal weights either way, as
+        // every run covers the same queries).
+        let n = count as f64;
+        cell.fairness = Some(evals.iter().map(|e| e.fairness).sum::<f64>() / n);
+        cell.ndcg = Some(evals.iter().map(|e| e.ndcg).sum::<f64>() / n);
+        cell.seconds = started.elapsed().as_secs_f64();
+        Ok(cell)
+    }
+}
+
+/// Parses `--method` (or the default list).
+pub fn parse_methods(names: &[String]) -> Result<Vec<Method>> {
+    if names.is_empty() {
+        return Ok(DEFAULT_METHODS
+            .iter()
+            .map(|n| Method::parse(n).expect("default methods parse"))
+            .collect());
+    }
+    names
+        .iter()
+        .map(|n| Method::parse(n.trim()).map_err(CliError::Usage))
+        .collect()
+}
+
+pub fn metric_of(arg: FairnessArg) -> Metric {
+    match arg {
+        FairnessArg::Dtr => Metric::Dtr,
+        FairnessArg::Eel => Metric::Eel,
+    }
+}
+
+/// Every cell of the grid `utilities x metrics x methods` at `sessions`.
+pub fn grid(
+    exp: &Experiment,
+    methods: &[Method],
+    utilities: &[DataUtility],
+    metrics: &[Metric],
+    sessions: usize,
+    runs: usize,
+) -> Result<Vec<Cell>> {
+    let mut cells = Vec::new();
+    for &utility in utilities {
+        for method in methods {
+            for &metric in metrics {
+                cells.push(exp.cell(method, metric, utility, sessions, runs)?);
+            }
+        }
+    }
+    Ok(cells)
+}
+
+pub fn run(args: &ReproduceArgs) -> Result<()> {
+    if args.all {
+        return crate::report::run(args);
+    }
+    if args.sessions == 0 || args.runs == 0 {
+        return Err(CliError::Usage(
+            "--sessions and --runs must be at least 1".into(),
+        ));
+    }
+    let methods = parse_methods(&args.method)?;
+    let (name, queries) = match &args.data {
+        Some(path) => (path.display().to_string(), read_protocol(path)?),
+        None => (
+            format!("built-in data set (seed {})", args.data_seed),
+            builtin::generate(args.data_seed, builtin::QUERIES),
+        ),
+    };
+    let exp = Experiment::new(name, queries, args)?;
+    let metrics: Vec<Metric> = dedup(args.metric.iter().map(|&m| metric_of(m)).collect());
+    let utilities = dedup(args.utility.clone());
+    let cells = grid(
+        &exp,
+        &methods,
+        &utilities,
+        &metrics,
+        args.sessions,
+        args.runs,
+    )?;
+    let text = match args.format {
+        Format::Table => table::text(&exp, &cells, &utilities, &metrics, &methods),
+        Format::Json => table::json(&cells),
+    };
+    print!("{text}");
+    Ok(())
+}
+
+fn dedup<T: PartialEq>(items: Vec<T>) -> Vec<T> {
+    let mut out: Vec<T> = Vec::new();
+    for item in items {
+        if !out.contains(&item) {
+            out.push(item);
+        }
+    }
+    out
+}
