@@ -1,0 +1,3 @@
+module example.com/ppg
+
+go 1.19

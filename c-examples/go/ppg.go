@@ -1,0 +1,409 @@
+// Package ppg is a Go binding of the C API of PPG search (include/ppg.h): Probabilistic
+// Permutation Graph search for fair ranking.
+//
+// Every call that fails returns an *Error carrying the C status and its message; as in
+// the C API, a failed call changed nothing, so carrying on is safe. An Engine is not
+// safe for concurrent use (one goroutine at a time); distinct engines are independent.
+// Close it when done: it holds memory that Go's garbage collector does not see.
+package ppg
+
+/*
+#cgo CFLAGS: -I${SRCDIR}/../../include
+#cgo LDFLAGS: ${SRCDIR}/../../target/release/libppg.a -lm -ldl -lpthread
+#include <ppg.h>
+
+// Defined in callback.go (exported from Go). Its generated prototype drops the const
+// and takes the handle as an integer, hence this shim of the exact ppg_cost_fn type.
+extern double ppgGoCost(uint64_t *ranking, size_t len, size_t sessions, uintptr_t user);
+
+static double ppg_go_cost(const uint64_t *ranking, size_t len, size_t sessions, void *user) {
+	return ppgGoCost((uint64_t *)ranking, len, sessions, (uintptr_t)user);
+}
+
+// The cgo.Handle crosses as an integer and becomes the `void *user` here, in C.
+static ppg_status ppg_go_train(ppg_engine *engine, const ppg_train_config *config,
+                               uintptr_t handle, ppg_train_report *report) {
+	return ppg_engine_train(engine, config, ppg_go_cost, (void *)handle, report);
+}
+*/
+import "C"
+
+import (
+	"fmt"
+	"runtime/cgo"
+	"unsafe"
+)
+
+// Status values of the C API (ppg_status).
+const (
+	StatusOK               = int(C.PPG_STATUS_OK)
+	StatusNullParameter    = int(C.PPG_STATUS_NULL_PARAMETER)
+	StatusInvalidArgument  = int(C.PPG_STATUS_INVALID_ARGUMENT)
+	StatusCapacity         = int(C.PPG_STATUS_CAPACITY)
+	StatusMemoryTooSmall   = int(C.PPG_STATUS_MEMORY_TOO_SMALL)
+	StatusMisaligned       = int(C.PPG_STATUS_MISALIGNED)
+	StatusNotPermutation   = int(C.PPG_STATUS_NOT_PERMUTATION)
+	StatusItemOutOfRange   = int(C.PPG_STATUS_ITEM_OUT_OF_RANGE)
+	StatusDuplicateItem    = int(C.PPG_STATUS_DUPLICATE_ITEM)
+	StatusUnknownItem      = int(C.PPG_STATUS_UNKNOWN_ITEM)
+	StatusNotFinite        = int(C.PPG_STATUS_NOT_FINITE)
+	StatusNoQuery          = int(C.PPG_STATUS_NO_QUERY)
+	StatusNoPendingBatch   = int(C.PPG_STATUS_NO_PENDING_BATCH)
+	StatusUnknownSample    = int(C.PPG_STATUS_UNKNOWN_SAMPLE)
+	StatusUnsupported      = int(C.PPG_STATUS_UNSUPPORTED)
+	StatusNoResult         = int(C.PPG_STATUS_NO_RESULT)
+	StatusAllocationFailed = int(C.PPG_STATUS_ALLOCATION_FAILED)
+	StatusPanic            = int(C.PPG_STATUS_PANIC)
+)
+
+// Error is a failed C call: Status is its ppg_status, Msg ppg_status_str's message and
+// Op the C function.
+type Error struct {
+	Status int
+	Msg    string
+	Op     string
+}
+
+func (e *Error) Error() string { return fmt.Sprintf("%s: %s (status %d)", e.Op, e.Msg, e.Status) }
+
+// Is makes errors.Is(err, &ppg.Error{Status: ppg.StatusUnknownItem}) match on the status.
+func (e *Error) Is(target error) bool {
+	t, ok := target.(*Error)
+	return ok && t.Status == e.Status
+}
+
+func check(status C.ppg_status, op string) error {
+	if status == C.PPG_STATUS_OK {
+		return nil
+	}
+	return &Error{Status: int(status), Msg: C.GoString(C.ppg_status_str(C.uint32_t(status))), Op: op}
+}
+
+// Version is the library's version, e.g. "0.1.0".
+func Version() string { return C.GoString(C.ppg_version()) }
+
+// Method picks the optimiser of an engine.
+type Method uint32
+
+const (
+	MethodPPG Method = C.PPG_METHOD_PPG // PPG search (the paper's method)
+	MethodPL  Method = C.PPG_METHOD_PL  // the Plackett-Luce baseline (no constraints)
+)
+
+// Sampler picks how PPG draws a ranking.
+type Sampler uint32
+
+const (
+	SamplerUncorrected Sampler = C.PPG_SAMPLER_UNCORRECTED
+	SamplerCorrected   Sampler = C.PPG_SAMPLER_CORRECTED
+)
+
+// Gradient picks PPG's score function.
+type Gradient uint32
+
+const (
+	GradientApproximate Gradient = C.PPG_GRADIENT_APPROXIMATE
+	GradientExact       Gradient = C.PPG_GRADIENT_EXACT
+)
+
+// Metric is a built-in objective (a cost, lower is better).
+type Metric uint32
+
+const (
+	MetricDTR        Metric = C.PPG_METRIC_DTR
+	MetricEEL        Metric = C.PPG_METRIC_EEL
+	MetricNDCG       Metric = C.PPG_METRIC_NDCG
+	MetricDTRNDCGMix Metric = C.PPG_METRIC_DTR_NDCG_MIX
+	MetricEELNDCGMix Metric = C.PPG_METRIC_EEL_NDCG_MIX
+)
+
+// RankStart is where the fairness metrics' exposure starts counting ranks.
+type RankStart uint32
+
+const (
+	RankStartZero RankStart = C.PPG_RANK_START_ZERO
+	RankStartOne  RankStart = C.PPG_RANK_START_ONE
+)
+
+// Item is one item of a query; a query lists them in ranked order (the input ranking).
+type Item struct {
+	ID      uint64
+	Utility float64
+	Group   uint32
+}
+
+// TrainConfig is the training recipe (ppg_train_config; see include/ppg.h).
+type TrainConfig struct {
+	LearningRate   float64
+	Epochs         uint32
+	Batch          int
+	Patience       uint32
+	ClampMin       float64
+	ClampMax       float64
+	Sampler        Sampler
+	Gradient       Gradient
+	Baseline       bool
+	ScoreInput     bool
+	InitialWeight  float64
+	PLLearningRate float64
+}
+
+// DefaultTrainConfig is the paper's reference recipe.
+func DefaultTrainConfig() TrainConfig {
+	var c C.ppg_train_config
+	if err := check(C.ppg_train_config_default(&c), "ppg_train_config_default"); err != nil {
+		panic(err) // only a NULL or misaligned pointer fails, never this one
+	}
+	return TrainConfig{
+		LearningRate:   float64(c.learning_rate),
+		Epochs:         uint32(c.epochs),
+		Batch:          int(c.batch),
+		Patience:       uint32(c.patience),
+		ClampMin:       float64(c.clamp_min),
+		ClampMax:       float64(c.clamp_max),
+		Sampler:        Sampler(c.sampler),
+		Gradient:       Gradient(c.gradient),
+		Baseline:       bool(c.baseline),
+		ScoreInput:     bool(c.score_input),
+		InitialWeight:  float64(c.initial_weight),
+		PLLearningRate: float64(c.pl_learning_rate),
+	}
+}
+
+func (t TrainConfig) c() C.ppg_train_config {
+	return C.ppg_train_config{
+		learning_rate:    C.double(t.LearningRate),
+		epochs:           C.uint32_t(t.Epochs),
+		batch:            C.size_t(t.Batch),
+		patience:         C.uint32_t(t.Patience),
+		clamp_min:        C.double(t.ClampMin),
+		clamp_max:        C.double(t.ClampMax),
+		sampler:          C.uint32_t(t.Sampler),
+		gradient:         C.uint32_t(t.Gradient),
+		baseline:         C.bool(t.Baseline),
+		score_input:      C.bool(t.ScoreInput),
+		initial_weight:   C.double(t.InitialWeight),
+		pl_learning_rate: C.double(t.PLLearningRate),
+	}
+}
+
+// ObjectiveConfig is a built-in objective (ppg_objective_config).
+type ObjectiveConfig struct {
+	Metric    Metric
+	EELLevels uint32
+	NDCGK     int
+	MixWeight float64
+	RankStart RankStart
+}
+
+// DefaultObjective is the library's default objective with its metric set to m.
+func DefaultObjective(m Metric) ObjectiveConfig {
+	var c C.ppg_objective_config
+	if err := check(C.ppg_objective_config_default(&c), "ppg_objective_config_default"); err != nil {
+		panic(err) // only a NULL or misaligned pointer fails, never this one
+	}
+	return ObjectiveConfig{
+		Metric:    m,
+		EELLevels: uint32(c.eel_levels),
+		NDCGK:     int(c.ndcg_k),
+		MixWeight: float64(c.mix_weight),
+		RankStart: RankStart(c.rank_start),
+	}
+}
+
+func (o ObjectiveConfig) c() C.ppg_objective_config {
+	return C.ppg_objective_config{
+		metric:     C.uint32_t(o.Metric),
+		eel_levels: C.uint32_t(o.EELLevels),
+		ndcg_k:     C.size_t(o.NDCGK),
+		mix_weight: C.double(o.MixWeight),
+		rank_start: C.uint32_t(o.RankStart),
+	}
+}
+
+// TrainReport says what a training run did.
+type TrainReport struct {
+	Epochs    uint32
+	Samples   uint32
+	BestCost  float64
+	BestEpoch int64 // -1 when the run found no new best
+}
+
+func report(r C.ppg_train_report) TrainReport {
+	return TrainReport{
+		Epochs:    uint32(r.epochs),
+		Samples:   uint32(r.samples),
+		BestCost:  float64(r.best_cost),
+		BestEpoch: int64(r.best_epoch),
+	}
+}
+
+// Engine is a PPG (or PL) engine in C memory. Not safe for concurrent use.
+type Engine struct {
+	e *C.ppg_engine
+}
+
+// NewEngine allocates an engine for queries of up to items items over sessions
+// sessions, batch samples per step, its generator seeded with seed.
+func NewEngine(method Method, items, sessions, batch int, seed uint64) (*Engine, error) {
+	if items < 0 || sessions < 0 || batch < 0 {
+		return nil, &Error{Status: StatusInvalidArgument, Msg: "negative count", Op: "ppg_engine_new"}
+	}
+	var e *C.ppg_engine
+	status := C.ppg_engine_new(C.uint32_t(method), C.size_t(items), C.size_t(sessions),
+		C.size_t(batch), C.uint64_t(seed), &e)
+	if err := check(status, "ppg_engine_new"); err != nil {
+		return nil, err
+	}
+	return &Engine{e: e}, nil
+}
+
+// Close frees the engine. Closing twice is harmless; any other call on a closed engine
+// returns an *Error with StatusNullParameter.
+func (en *Engine) Close() error {
+	C.ppg_engine_free(en.e)
+	en.e = nil
+	return nil
+}
+
+func u64ptr(s []uint64) *C.uint64_t {
+	if len(s) == 0 {
+		return nil
+	}
+	return (*C.uint64_t)(unsafe.Pointer(&s[0]))
+}
+
+// SetQuery starts a query: items in ranked order, repeated over sessions sessions.
+func (en *Engine) SetQuery(items []Item, sessions int) error {
+	if sessions < 0 {
+		return &Error{Status: StatusInvalidArgument, Msg: "negative sessions", Op: "ppg_engine_set_query"}
+	}
+	cs := make([]C.ppg_item, len(items))
+	for k, it := range items {
+		cs[k] = C.ppg_item{id: C.uint64_t(it.ID), utility: C.double(it.Utility), group: C.uint32_t(it.Group)}
+	}
+	var p *C.ppg_item
+	if len(cs) > 0 {
+		p = &cs[0]
+	}
+	return check(C.ppg_engine_set_query(en.e, p, C.size_t(len(cs)), C.size_t(sessions)), "ppg_engine_set_query")
+}
+
+// RankingLen is items * sessions of the current query.
+func (en *Engine) RankingLen() (int, error) {
+	var n C.size_t
+	if err := check(C.ppg_engine_ranking_len(en.e, &n), "ppg_engine_ranking_len"); err != nil {
+		return 0, err
+	}
+	return int(n), nil
+}
+
+// Forbid keeps items a and b (ids) in their input order in every session.
+func (en *Engine) Forbid(a, b uint64) error {
+	return check(C.ppg_engine_forbid(en.e, C.uint64_t(a), C.uint64_t(b)), "ppg_engine_forbid")
+}
+
+// KeepOrderWithinGroups keeps the items of each group in their input order.
+func (en *Engine) KeepOrderWithinGroups() error {
+	return check(C.ppg_engine_keep_order_within_groups(en.e), "ppg_engine_keep_order_within_groups")
+}
+
+// KeepOrderBetween keeps items with different labels in their input order; labels[k]
+// labels the k-th item of the query.
+func (en *Engine) KeepOrderBetween(labels []uint32) error {
+	var p *C.uint32_t
+	if len(labels) > 0 {
+		p = (*C.uint32_t)(unsafe.Pointer(&labels[0]))
+	}
+	return check(C.ppg_engine_keep_order_between(en.e, p, C.size_t(len(labels))), "ppg_engine_keep_order_between")
+}
+
+// SetSampler chooses the sampler Sample draws with.
+func (en *Engine) SetSampler(s Sampler) error {
+	return check(C.ppg_engine_set_sampler(en.e, C.uint32_t(s)), "ppg_engine_set_sampler")
+}
+
+// Sample draws count rankings (count * RankingLen() ids, one after the other) and keeps
+// them pending for Update.
+func (en *Engine) Sample(count int) ([]uint64, error) {
+	n, err := en.RankingLen()
+	if err != nil {
+		return nil, err
+	}
+	if count <= 0 {
+		return nil, &Error{Status: StatusInvalidArgument, Msg: "count must be positive", Op: "ppg_engine_sample"}
+	}
+	ids := make([]uint64, count*n)
+	if err := check(C.ppg_engine_sample(en.e, C.size_t(count), u64ptr(ids), C.size_t(len(ids))), "ppg_engine_sample"); err != nil {
+		return nil, err
+	}
+	return ids, nil
+}
+
+// Update is one training step on the pending batch: rankings as Sample returned them,
+// costs[k] the cost of the k-th ranking. cfg.Batch must fit the engine's layout.
+func (en *Engine) Update(rankings []uint64, costs []float64, cfg TrainConfig) error {
+	c := cfg.c()
+	var cp *C.double
+	if len(costs) > 0 {
+		cp = (*C.double)(unsafe.Pointer(&costs[0]))
+	}
+	return check(C.ppg_engine_update(en.e, u64ptr(rankings), C.size_t(len(rankings)), cp,
+		C.size_t(len(costs)), &c), "ppg_engine_update")
+}
+
+// Best is the lowest-cost ranking scored since the query was set, and its cost.
+func (en *Engine) Best() ([]uint64, float64, error) {
+	n, err := en.RankingLen()
+	if err != nil {
+		return nil, 0, err
+	}
+	ids := make([]uint64, n)
+	var cost C.double
+	if err := check(C.ppg_engine_best(en.e, u64ptr(ids), C.size_t(n), &cost), "ppg_engine_best"); err != nil {
+		return nil, 0, err
+	}
+	return ids, float64(cost), nil
+}
+
+// Train trains against objective(ranking, sessions), lower is better. ranking is a view
+// of the engine's memory, valid during the call only: copy what you keep. If objective
+// panics, training stops, the engine is restored to its state before Train, and Train
+// panics with the same value. objective must not call runtime.Goexit (t.FailNow in a
+// test): that would unwind through the library.
+func (en *Engine) Train(cfg TrainConfig, objective func(ranking []uint64, sessions int) float64) (TrainReport, error) {
+	ctx := &trainContext{objective: objective}
+	h := cgo.NewHandle(ctx)
+	defer h.Delete()
+	c := cfg.c()
+	var r C.ppg_train_report
+	status := C.ppg_go_train(en.e, &c, C.uintptr_t(h), &r)
+	if ctx.panicked {
+		panic(ctx.panicVal)
+	}
+	if err := check(status, "ppg_engine_train"); err != nil {
+		return TrainReport{}, err
+	}
+	return report(r), nil
+}
+
+// TrainBuiltin trains against a built-in objective over the query's utilities and groups.
+func (en *Engine) TrainBuiltin(cfg TrainConfig, obj ObjectiveConfig) (TrainReport, error) {
+	c := cfg.c()
+	o := obj.c()
+	var r C.ppg_train_report
+	if err := check(C.ppg_engine_train_builtin(en.e, &c, &o, &r), "ppg_engine_train_builtin"); err != nil {
+		return TrainReport{}, err
+	}
+	return report(r), nil
+}
+
+// Evaluate is the built-in objective's cost of ranking (RankingLen() ids).
+func (en *Engine) Evaluate(obj ObjectiveConfig, ranking []uint64) (float64, error) {
+	o := obj.c()
+	var v C.double
+	if err := check(C.ppg_engine_evaluate(en.e, &o, u64ptr(ranking), C.size_t(len(ranking)), &v), "ppg_engine_evaluate"); err != nil {
+		return 0, err
+	}
+	return float64(v), nil
+}
