@@ -351,9 +351,9 @@ pub unsafe extern "C" fn ppg_engine_sample(
 /// `ppg_engine_sample` wrote (`count` rankings, `len = count * items * sessions` ids) and
 /// `costs[k]` the cost of the k-th (lower is better). Then best tracking as in training.
 /// The recipe's learning rate, clamps, gradient and baseline apply (PL: its learning
-/// rate and baseline); `epochs`, `batch`, `patience`, `sampler`, `score_input` and
-/// `initial_weight` are checked but not used (the batch was drawn with the engine's
-/// sampler from the current weights).
+/// rate and baseline); `batch` is ignored (the step's batch is the pending one);
+/// `epochs`, `patience`, `sampler`, `score_input` and `initial_weight` are checked but
+/// not used (the batch was drawn with the engine's sampler from the current weights).
 ///
 /// Returns `PPG_STATUS_OK`; `PPG_STATUS_NULL_PARAMETER`; `PPG_STATUS_MISALIGNED`;
 /// `PPG_STATUS_NO_QUERY`; `PPG_STATUS_INVALID_ARGUMENT` (a bad recipe, `count` 0 or

@@ -424,13 +424,18 @@ impl<'a> Engine<'a> {
         config: &ppg_train_config,
     ) -> Status<()> {
         self.started()?;
+        let total = self.q.total();
+        let pending = self.pending();
+        // The step's batch is the pending one, whatever the recipe says for training.
+        let config = &ppg_train_config {
+            batch: (pending.len() / total).max(1),
+            ..*config
+        };
         let layout_batch = self.dims.batch;
         match self.core {
             Core::Ppg(_) => config.ppg(layout_batch).map(drop)?,
             Core::Pl(_) => config.pl(layout_batch).map(drop)?,
         }
-        let total = self.q.total();
-        let pending = self.pending();
         if pending.is_empty() {
             return Err(ppg_status::NoPendingBatch);
         }
