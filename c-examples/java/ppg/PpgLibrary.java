@@ -1,0 +1,182 @@
+package ppg;
+
+import com.sun.jna.Callback;
+import com.sun.jna.IntegerType;
+import com.sun.jna.Library;
+import com.sun.jna.Native;
+import com.sun.jna.Pointer;
+import com.sun.jna.Structure;
+import com.sun.jna.ptr.ByReference;
+import com.sun.jna.ptr.PointerByReference;
+
+/**
+ * The C API of include/ppg.h, mapped one to one with JNA (the header is the manual). Every
+ * function returns a ppg_status as an {@code int}; {@link Ppg} turns them into exceptions.
+ *
+ * <p>Loaded from {@code libppg.so}: run with {@code -Djna.library.path=<dir of libppg.so>}.
+ */
+public interface PpgLibrary extends Library {
+  PpgLibrary INSTANCE = Native.load("ppg", PpgLibrary.class);
+
+  // ppg_status
+  int PPG_STATUS_OK = 0;
+  int PPG_STATUS_NULL_PARAMETER = 1;
+  int PPG_STATUS_INVALID_ARGUMENT = 2;
+  int PPG_STATUS_CAPACITY = 3;
+  int PPG_STATUS_MEMORY_TOO_SMALL = 4;
+  int PPG_STATUS_MISALIGNED = 5;
+  int PPG_STATUS_NOT_PERMUTATION = 6;
+  int PPG_STATUS_ITEM_OUT_OF_RANGE = 7;
+  int PPG_STATUS_DUPLICATE_ITEM = 8;
+  int PPG_STATUS_UNKNOWN_ITEM = 9;
+  int PPG_STATUS_NOT_FINITE = 10;
+  int PPG_STATUS_NO_QUERY = 11;
+  int PPG_STATUS_NO_PENDING_BATCH = 12;
+  int PPG_STATUS_UNKNOWN_SAMPLE = 13;
+  int PPG_STATUS_UNSUPPORTED = 14;
+  int PPG_STATUS_NO_RESULT = 15;
+  int PPG_STATUS_ALLOCATION_FAILED = 16;
+  int PPG_STATUS_PANIC = 17;
+
+  // ppg_method, ppg_sampler, ppg_gradient, ppg_metric, ppg_rank_start
+  int PPG_METHOD_PPG = 0;
+  int PPG_METHOD_PL = 1;
+  int PPG_SAMPLER_UNCORRECTED = 0;
+  int PPG_SAMPLER_CORRECTED = 1;
+  int PPG_GRADIENT_APPROXIMATE = 0;
+  int PPG_GRADIENT_EXACT = 1;
+  int PPG_METRIC_DTR = 0;
+  int PPG_METRIC_EEL = 1;
+  int PPG_METRIC_NDCG = 2;
+  int PPG_METRIC_DTR_NDCG_MIX = 3;
+  int PPG_METRIC_EEL_NDCG_MIX = 4;
+  int PPG_RANK_START_ZERO = 0;
+  int PPG_RANK_START_ONE = 1;
+
+  /** C's {@code size_t}. */
+  final class SizeT extends IntegerType {
+    private static final long serialVersionUID = 1L;
+
+    public SizeT() {
+      this(0);
+    }
+
+    public SizeT(long value) {
+      super(Native.SIZE_T_SIZE, value, true);
+    }
+  }
+
+  /** A {@code size_t *} output. */
+  final class SizeTByReference extends ByReference {
+    public SizeTByReference() {
+      super(Native.SIZE_T_SIZE);
+    }
+
+    public long getValue() {
+      return Native.SIZE_T_SIZE == 8
+          ? getPointer().getLong(0)
+          : getPointer().getInt(0) & 0xffffffffL;
+    }
+  }
+
+  /** ppg_item. Arrays of it must be contiguous: make them with {@code new Item().toArray(n)}. */
+  @Structure.FieldOrder({"id", "utility", "group"})
+  class Item extends Structure {
+    public long id;
+    public double utility;
+    public int group;
+  }
+
+  /** ppg_train_config; C's {@code bool} fields are bytes (0 or 1). */
+  @Structure.FieldOrder({
+    "learning_rate", "epochs", "batch", "patience", "clamp_min", "clamp_max", "sampler",
+    "gradient", "baseline", "score_input", "initial_weight", "pl_learning_rate"
+  })
+  class TrainConfig extends Structure {
+    public double learning_rate;
+    public int epochs;
+    public SizeT batch = new SizeT();
+    public int patience;
+    public double clamp_min;
+    public double clamp_max;
+    public int sampler;
+    public int gradient;
+    public byte baseline;
+    public byte score_input;
+    public double initial_weight;
+    public double pl_learning_rate;
+  }
+
+  /** ppg_objective_config. */
+  @Structure.FieldOrder({"metric", "eel_levels", "ndcg_k", "mix_weight", "rank_start"})
+  class ObjectiveConfig extends Structure {
+    public int metric;
+    public int eel_levels;
+    public SizeT ndcg_k = new SizeT();
+    public double mix_weight;
+    public int rank_start;
+  }
+
+  /** ppg_train_report. */
+  @Structure.FieldOrder({"epochs", "samples", "best_cost", "best_epoch"})
+  class TrainReport extends Structure {
+    public int epochs;
+    public int samples;
+    public double best_cost;
+    public long best_epoch;
+  }
+
+  /**
+   * ppg_cost_fn. It must return normally: an exception JNA sees in a callback is swallowed
+   * and the callback returns 0, so catch everything inside (as {@link Ppg} does).
+   */
+  interface CostFn extends Callback {
+    double invoke(Pointer ranking, SizeT len, SizeT sessions, Pointer user);
+  }
+
+  String ppg_version();
+
+  String ppg_status_str(int status);
+
+  int ppg_train_config_default(TrainConfig out);
+
+  int ppg_objective_config_default(ObjectiveConfig out);
+
+  int ppg_engine_new(
+      int kind, SizeT items, SizeT sessions, SizeT batch, long seed, PointerByReference out);
+
+  void ppg_engine_free(Pointer engine);
+
+  int ppg_engine_set_query(Pointer engine, Item[] items, SizeT count, SizeT sessions);
+
+  int ppg_engine_ranking_len(Pointer engine, SizeTByReference len);
+
+  int ppg_engine_forbid(Pointer engine, long a, long b);
+
+  int ppg_engine_keep_order_within_groups(Pointer engine);
+
+  int ppg_engine_keep_order_between(Pointer engine, int[] labels, SizeT count);
+
+  int ppg_engine_set_sampler(Pointer engine, int sampler);
+
+  int ppg_engine_sample(Pointer engine, SizeT count, long[] outIds, SizeT outLen);
+
+  int ppg_engine_update(
+      Pointer engine,
+      long[] rankings,
+      SizeT len,
+      double[] costs,
+      SizeT count,
+      TrainConfig config);
+
+  int ppg_engine_best(Pointer engine, long[] outIds, SizeT len, double[] cost);
+
+  int ppg_engine_train(
+      Pointer engine, TrainConfig config, CostFn callback, Pointer user, TrainReport report);
+
+  int ppg_engine_train_builtin(
+      Pointer engine, TrainConfig config, ObjectiveConfig objective, TrainReport report);
+
+  int ppg_engine_evaluate(
+      Pointer engine, ObjectiveConfig objective, long[] ranking, SizeT len, double[] value);
+}
