@@ -1,7 +1,7 @@
 //! The PPG engine: a distribution per session block, held in caller memory.
 
 use crate::arena::{region_bytes, Arena};
-use crate::pairs::{self, PairBits};
+use crate::pairs::{self, PairBits, Weights};
 use crate::sampler::{self, Draw, LogProb, Replay, SamplerMode, Scratch};
 use crate::score::ScoreWalk;
 use crate::{Dims, Error, Rng};
@@ -35,6 +35,9 @@ pub struct Ppg<'a> {
     pub(crate) saved_rng: Rng,
     pub(crate) frozen: PairBits<'a>,
     pub(crate) grad: &'a mut [f32],
+    pub(crate) rows: &'a mut [u32],
+    pub(crate) schedule: &'a mut [[u16; 3]],
+    pub(crate) merges: usize,
     pub(crate) work: Work<'a>,
 }
 
@@ -110,6 +113,8 @@ impl<'a> Ppg<'a> {
             state,
             region_bytes::<u32>(PairBits::words_for(n)),
             region_bytes::<f32>(pairs),
+            region_bytes::<u32>(n),
+            region_bytes::<[u16; 3]>(n),
             work,
         ])
     }
@@ -152,6 +157,8 @@ impl<'a> Ppg<'a> {
             words: arena.take(PairBits::words_for(n))?,
         };
         let grad = arena.take(pairs)?;
+        let rows = arena.take(n)?;
+        let schedule = arena.take(n)?;
         let work = Work {
             scratch: Scratch {
                 top: arena.take(nt)?,
@@ -177,6 +184,9 @@ impl<'a> Ppg<'a> {
             saved,
             frozen,
             grad,
+            rows,
+            schedule,
+            merges: 0,
             work,
         })
     }
@@ -234,6 +244,8 @@ impl<'a> Ppg<'a> {
         }
         self.n = items;
         self.sessions = sessions;
+        pairs::fill_rows(items, self.rows);
+        self.merges = sampler::fill_schedule(items, self.schedule);
         for block in self.state.reference[..items * sessions].chunks_exact_mut(items) {
             for (k, slot) in block.iter_mut().enumerate() {
                 *slot = k as u16;
@@ -411,7 +423,7 @@ impl<'a> Ppg<'a> {
                 found: out.len(),
             });
         }
-        Ok(sample_into(self, mode, out))
+        Ok(sample_into::<true>(self, mode, out))
     }
 
     /// Checks that `ranking` is `sessions` permutations of `0..items`.
@@ -461,12 +473,22 @@ impl<'a> Ppg<'a> {
             } = &mut self.work;
             locate(block, &mut pos[..n]);
             seg[..n].copy_from_slice(&self.state.reference[s * n..(s + 1) * n]);
-            let w = &self.state.weights[s * count..(s + 1) * count];
+            let w = Weights {
+                w: &self.state.weights[s * count..(s + 1) * count],
+                rows: &self.rows[..n],
+            };
             let mut replay = Replay {
                 pos: &pos[..n],
                 log_prob: LogProb::new(),
             };
-            sampler::walk_block(&mut seg[..n], w, n, mode, scratch, &mut replay);
+            sampler::walk_block(
+                &mut seg[..n],
+                &self.schedule[..self.merges],
+                w,
+                mode,
+                scratch,
+                &mut replay,
+            );
             total += replay.log_prob.value();
         }
         Ok(total)
@@ -546,16 +568,35 @@ pub(crate) fn locate(block: &[u16], pos: &mut [u16]) {
     }
 }
 
-/// Draws one ranking (already validated in length) and returns its log-probability.
-pub(crate) fn sample_into(ppg: &mut Ppg, mode: SamplerMode, out: &mut [u16]) -> f64 {
+/// Draws one ranking (already validated in length) and returns its log-probability, or 0
+/// when `TRACK` is off.
+pub(crate) fn sample_into<const TRACK: bool>(
+    ppg: &mut Ppg,
+    mode: SamplerMode,
+    out: &mut [u16],
+) -> f64 {
     let (n, count) = (ppg.n, ppg.pair_count());
-    let mut draw = Draw::new(&mut ppg.rng);
+    let mut draw = Draw::<TRACK>::new(&mut ppg.rng);
     for (s, seg) in out.chunks_exact_mut(n).enumerate() {
         seg.copy_from_slice(&ppg.state.reference[s * n..(s + 1) * n]);
-        let w = &ppg.state.weights[s * count..(s + 1) * count];
-        sampler::walk_block(seg, w, n, mode, &mut ppg.work.scratch, &mut draw);
+        let w = Weights {
+            w: &ppg.state.weights[s * count..(s + 1) * count],
+            rows: &ppg.rows[..n],
+        };
+        sampler::walk_block(
+            seg,
+            &ppg.schedule[..ppg.merges],
+            w,
+            mode,
+            &mut ppg.work.scratch,
+            &mut draw,
+        );
     }
-    draw.log_prob.value()
+    if TRACK {
+        draw.log_prob.value()
+    } else {
+        0.0
+    }
 }
 
 /// Adds `scale` times the exact score of a validated `ranking` into `grad`; returns the
@@ -582,11 +623,13 @@ pub(crate) fn score_into(
         } = &mut ppg.work;
         locate(&ranking[s * n..(s + 1) * n], &mut pos[..n]);
         seg[..n].copy_from_slice(&ppg.state.reference[s * n..(s + 1) * n]);
-        let w = &ppg.state.weights[s * count..(s + 1) * count];
+        let w = Weights {
+            w: &ppg.state.weights[s * count..(s + 1) * count],
+            rows: &ppg.rows[..n],
+        };
         let mut walk = ScoreWalk {
             pos: &pos[..n],
             w,
-            n,
             grad: &mut grad[s * count..(s + 1) * count],
             scale,
             corrected: mode == SamplerMode::Corrected,
@@ -597,7 +640,14 @@ pub(crate) fn score_into(
             log_prob: LogProb::new(),
             possible: true,
         };
-        sampler::walk_block(&mut seg[..n], w, n, mode, scratch, &mut walk);
+        sampler::walk_block(
+            &mut seg[..n],
+            &ppg.schedule[..ppg.merges],
+            w,
+            mode,
+            scratch,
+            &mut walk,
+        );
         total += walk.log_prob.value();
         possible &= walk.possible;
     }

@@ -16,6 +16,35 @@ pub(crate) fn index(a: usize, b: usize, n: usize) -> usize {
     lo * (2 * n - lo - 1) / 2 + (hi - lo - 1)
 }
 
+/// Row starts of the packed triangle: `rows[k] + j` is the index of `{k, j}` for `k < j`
+/// (wrapping, as the start of row 0 is -1), so the hot loops find a pair with one add.
+pub(crate) fn fill_rows(n: usize, rows: &mut [u32]) {
+    for (k, row) in rows.iter_mut().enumerate().take(n) {
+        *row = (k * (2 * n - k - 1) / 2) as u32;
+        *row = row.wrapping_sub(k as u32 + 1);
+    }
+}
+
+/// One session's packed weights with their row starts.
+#[derive(Clone, Copy)]
+pub(crate) struct Weights<'a> {
+    pub w: &'a [f32],
+    pub rows: &'a [u32],
+}
+
+impl Weights<'_> {
+    #[inline(always)]
+    pub(crate) fn pair(&self, a: usize, b: usize) -> usize {
+        let (lo, hi) = if a < b { (a, b) } else { (b, a) };
+        self.rows[lo].wrapping_add(hi as u32) as usize
+    }
+
+    #[inline(always)]
+    pub(crate) fn get(&self, a: usize, b: usize) -> f64 {
+        self.w[self.pair(a, b)] as f64
+    }
+}
+
 /// A fixed set of pairs stored as bits over the packed triangle.
 pub(crate) struct PairBits<'a> {
     pub(crate) words: &'a mut [u32],
@@ -57,6 +86,18 @@ mod tests {
                 }
             }
             assert_eq!(next, count(n));
+            let mut rows = [0u32; 12];
+            fill_rows(n, &mut rows);
+            let view = Weights {
+                w: &[],
+                rows: &rows,
+            };
+            for a in 0..n {
+                for b in a + 1..n {
+                    assert_eq!(view.pair(a, b), index(a, b, n));
+                    assert_eq!(view.pair(b, a), index(a, b, n));
+                }
+            }
         }
     }
 }

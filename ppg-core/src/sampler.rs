@@ -19,7 +19,7 @@
 //! random one *replay* a known ranking through the same code: that gives the exact
 //! probability of any ranking under the sampler, and its exact gradient.
 
-use crate::pairs;
+use crate::pairs::Weights;
 
 /// How the merge sampler draws each inversion.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -82,32 +82,67 @@ impl Scratch<'_> {
     }
 }
 
+/// The merges of a block of `n` items in the order the recursive algorithm performs them
+/// (split at `len / 2`, top half, bottom half, then merge), as `(lo, mid, hi)` triples.
+/// Computed once per query so that sampling runs a flat loop instead of recursing.
+pub(crate) fn fill_schedule(n: usize, out: &mut [[u16; 3]]) -> usize {
+    fn visit(lo: usize, hi: usize, out: &mut [[u16; 3]], k: &mut usize) {
+        if hi - lo < 2 {
+            return;
+        }
+        let mid = lo + (hi - lo) / 2;
+        // Depth is log2(n) <= 16: ids are u16.
+        visit(lo, mid, out, k);
+        visit(mid, hi, out, k);
+        out[*k] = [lo as u16, mid as u16, hi as u16];
+        *k += 1;
+    }
+    let mut k = 0;
+    visit(0, n, out, &mut k);
+    k
+}
+
 /// Samples (or replays) one block in place: `seg` holds the block's items in reference order
-/// on entry and the sampled order on exit. `w` is the session's packed weights over `n` items.
+/// on entry and the sampled order on exit; `schedule` comes from [`fill_schedule`].
 pub(crate) fn walk_block<W: Walk>(
     seg: &mut [u16],
-    w: &[f32],
-    n: usize,
+    schedule: &[[u16; 3]],
+    w: Weights,
     mode: SamplerMode,
     s: &mut Scratch,
     walk: &mut W,
 ) {
-    let len = seg.len();
-    if len < 2 {
-        return;
+    for &[lo, mid, hi] in schedule {
+        let (lo, mid, hi) = (lo as usize, mid as usize, hi as usize);
+        if hi - lo == 2 {
+            // One item into one: a single decision, never corrected (A and B are empty).
+            let (x, y) = (seg[lo], seg[mid]);
+            let pair = w.pair(x as usize, y as usize);
+            let p = w.w[pair] as f64;
+            let d = Decision {
+                t: 0,
+                i: 0,
+                bound: 1,
+                w: p,
+                pi: 1.0,
+                p,
+                pair,
+                x,
+                y,
+            };
+            if walk.decide(&d) {
+                seg.swap(lo, mid);
+            }
+        } else {
+            merge(&mut seg[lo..hi], mid - lo, w, mode, s, walk);
+        }
     }
-    let mid = len / 2;
-    // Recursion depth is log2(len) <= 16: ids are u16.
-    walk_block(&mut seg[..mid], w, n, mode, s, walk);
-    walk_block(&mut seg[mid..], w, n, mode, s, walk);
-    merge(seg, mid, w, n, mode, s, walk);
 }
 
 fn merge<W: Walk>(
     seg: &mut [u16],
     mid: usize,
-    w: &[f32],
-    n: usize,
+    w: Weights,
     mode: SamplerMode,
     s: &mut Scratch,
     walk: &mut W,
@@ -127,26 +162,21 @@ fn merge<W: Walk>(
             // row[i] = prod over j in (i, bound) of (1 - w(x, bottom[j])).
             s.row[bound - 1] = 1.0;
             for i in (0..bound - 1).rev() {
-                let wj = w[pairs::index(x, bottom[i + 1] as usize, n)] as f64;
-                s.row[i] = s.row[i + 1] * (1.0 - wj);
+                s.row[i] = s.row[i + 1] * (1.0 - w.get(x, bottom[i + 1] as usize));
             }
         }
         let mut i = 0;
         while i < bound {
             let y = bottom[i] as usize;
-            let pair = pairs::index(x, y, n);
-            let wi = w[pair] as f64;
-            let pi = if corrected {
-                s.row[i] * column_prefix(s, stride, top, y, i, t, w, n)
-            } else {
-                1.0
-            };
-            let p = if !corrected {
-                wi
+            let pair = w.pair(x, y);
+            let wi = w.w[pair] as f64;
+            let (pi, p) = if !corrected {
+                (1.0, wi)
             } else if wi <= 0.0 {
-                0.0
+                (1.0, 0.0)
             } else {
-                wi / (wi + (1.0 - wi) * pi)
+                let pi = s.row[i] * column_prefix(s, stride, top, y, i, t, w);
+                (pi, wi / (wi + (1.0 - wi) * pi))
             };
             let d = Decision {
                 t,
@@ -169,12 +199,18 @@ fn merge<W: Walk>(
     }
     walk.merged(top, bottom);
 
-    // Interleave front to back: a bottom item only moves towards the front, so it is read
-    // before its old slot is overwritten; top items come from the saved copy.
-    s.top[..nt].copy_from_slice(&seg[..mid]);
-    let mut out = 0;
+    // Top items that passed nothing are already in place, and so is every bottom item after
+    // the last one passed. Between those, interleave front to back: a bottom item only moves
+    // towards the front, so it is read before its old slot is overwritten.
+    let Some(first) = s.passed[..nt].iter().position(|&k| k > 0) else {
+        return;
+    };
+    for (saved, &item) in s.top[first..nt].iter_mut().zip(&seg[first..mid]) {
+        *saved = item;
+    }
+    let mut out = first;
     let mut j = 0;
-    for t in 0..nt {
+    for t in first..nt {
         let until = s.passed[t] as usize;
         while j < until {
             seg[out] = seg[mid + j];
@@ -189,7 +225,6 @@ fn merge<W: Walk>(
 /// Product of `1 - w(top[r], y)` for `r < t`, filling column `i`'s prefix products on first use.
 /// Columns are first used at their largest `t` (top items are merged last to first), so one
 /// fill serves every later query.
-#[allow(clippy::too_many_arguments)]
 #[inline]
 fn column_prefix(
     s: &mut Scratch,
@@ -198,8 +233,7 @@ fn column_prefix(
     y: usize,
     i: usize,
     t: usize,
-    w: &[f32],
-    n: usize,
+    w: Weights,
 ) -> f64 {
     let col = &mut s.col[i * stride..(i + 1) * stride];
     let filled = s.col_filled[i] as usize;
@@ -208,8 +242,7 @@ fn column_prefix(
             col[0] = 1.0;
         }
         for r in filled.max(1)..=t {
-            let wr = w[pairs::index(top[r - 1] as usize, y, n)] as f64;
-            col[r] = col[r - 1] * (1.0 - wr);
+            col[r] = col[r - 1] * (1.0 - w.get(top[r - 1] as usize, y));
         }
         s.col_filled[i] = (t + 1) as u16;
     }
@@ -250,15 +283,16 @@ impl LogProb {
 /// A moving item passes bottom item `i` when every decision up to `i` is positive, which has
 /// probability `p_0 ... p_i`. One uniform `u` per moving item, passing while
 /// `u < p_0 ... p_i`, gives exactly those probabilities with one generator call per item
-/// instead of one per decision.
-pub(crate) struct Draw<'r> {
+/// instead of one per decision. `TRACK` records the log-probability; training, which never
+/// reads it, turns it off.
+pub(crate) struct Draw<'r, const TRACK: bool> {
     pub rng: &'r mut crate::Rng,
     pub log_prob: LogProb,
     u: f64,
     reach: f64,
 }
 
-impl<'r> Draw<'r> {
+impl<'r, const TRACK: bool> Draw<'r, TRACK> {
     pub(crate) fn new(rng: &'r mut crate::Rng) -> Self {
         Draw {
             rng,
@@ -269,7 +303,7 @@ impl<'r> Draw<'r> {
     }
 }
 
-impl Walk for Draw<'_> {
+impl<const TRACK: bool> Walk for Draw<'_, TRACK> {
     #[inline(always)]
     fn decide(&mut self, d: &Decision) -> bool {
         if d.i == 0 {
@@ -278,7 +312,9 @@ impl Walk for Draw<'_> {
         }
         self.reach *= d.p;
         let pass = self.u < self.reach;
-        self.log_prob.times(if pass { d.p } else { 1.0 - d.p });
+        if TRACK {
+            self.log_prob.times(if pass { d.p } else { 1.0 - d.p });
+        }
         pass
     }
 }

@@ -8,13 +8,13 @@
 //! the `c` terms are range-added into difference arrays and resolved once per merge: the
 //! exact score costs `O(n^2)` per sample like the sampler itself.
 
+use crate::pairs::Weights;
 use crate::sampler::{Decision, LogProb, Walk};
 
 /// Replays a ranking and adds `scale` times its exact score into `grad`.
 pub(crate) struct ScoreWalk<'a> {
     pub pos: &'a [u16],
-    pub w: &'a [f32],
-    pub n: usize,
+    pub w: Weights<'a>,
     pub grad: &'a mut [f32],
     pub scale: f64,
     pub corrected: bool,
@@ -84,8 +84,8 @@ impl Walk for ScoreWalk<'_> {
                 along += row[j];
                 let total = along + self.diff_col[j * self.col_stride + t];
                 if total != 0.0 {
-                    let pair = crate::pairs::index(x as usize, y as usize, self.n);
-                    let keep = 1.0 - self.w[pair] as f64;
+                    let pair = self.w.pair(x as usize, y as usize);
+                    let keep = 1.0 - self.w.w[pair] as f64;
                     if keep > 0.0 {
                         self.grad[pair] += (self.scale * total / keep) as f32;
                     }

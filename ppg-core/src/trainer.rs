@@ -133,7 +133,7 @@ impl Ppg<'_> {
         let mut epochs = 0;
         let mut stale = 0;
         while epochs < config.epochs {
-            self.draw_batch(config.batch, config.sampler);
+            self.draw_batch::<false>(config.batch, config.sampler);
             for b in 0..config.batch {
                 let cost =
                     objective.cost(&self.state.batch[b * total..(b + 1) * total], self.sessions);
@@ -181,7 +181,7 @@ impl Ppg<'_> {
                 capacity: self.dims.batch,
             });
         }
-        self.draw_batch(count, mode);
+        self.draw_batch::<true>(count, mode);
         Ok(self.batch())
     }
 
@@ -232,11 +232,12 @@ impl Ppg<'_> {
         Ok(self.step(&step))
     }
 
-    fn draw_batch(&mut self, count: usize, mode: SamplerMode) {
+    /// Fills the batch; `TRACK` also records each ranking's log-probability (0 otherwise).
+    fn draw_batch<const TRACK: bool>(&mut self, count: usize, mode: SamplerMode) {
         let total = self.n * self.sessions;
         let batch = core::mem::take(&mut self.state.batch);
         for b in 0..count {
-            let log_prob = sample_into(self, mode, &mut batch[b * total..(b + 1) * total]);
+            let log_prob = sample_into::<TRACK>(self, mode, &mut batch[b * total..(b + 1) * total]);
             self.state.batch_log_prob[b] = log_prob;
         }
         self.state.batch = batch;
