@@ -48,3 +48,6 @@ fn panic(_info: &core::panic::PanicInfo) -> ! {
         core::hint::spin_loop();
     }
 }
+
+#[cfg(test)]
+mod tests;

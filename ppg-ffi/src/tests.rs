@@ -1,0 +1,202 @@
+//! The C functions called from Rust: what the C tests (c-examples/c/test_ppg.c) cannot
+//! reach as easily. The cross-language contract itself is tested in C.
+
+use crate::*;
+use core::ptr;
+
+extern crate std;
+use std::vec;
+use std::vec::Vec;
+
+const ITEMS: usize = 6;
+const SESSIONS: usize = 2;
+const BATCH: usize = 16;
+
+fn items(groups: &[u32]) -> Vec<ppg_item> {
+    groups
+        .iter()
+        .enumerate()
+        .map(|(k, &group)| ppg_item {
+            id: 1000 + 7 * k as u64,
+            utility: (groups.len() - k) as f64,
+            group,
+        })
+        .collect()
+}
+
+/// An engine in a Vec-backed block (the firmware path), with its block.
+fn engine(kind: ppg_method, items: usize) -> (Vec<u64>, *mut ppg_engine) {
+    let (mut size, mut align) = (0, 0);
+    let st =
+        unsafe { ppg_engine_layout(kind as u32, items, SESSIONS, BATCH, &mut size, &mut align) };
+    assert_eq!(st, ppg_status::Ok);
+    assert!(align <= 8);
+    let mut block = vec![0u64; size.div_ceil(8)];
+    let mut handle = ptr::null_mut();
+    let st = unsafe {
+        ppg_engine_init(
+            block.as_mut_ptr().cast(),
+            size,
+            kind as u32,
+            items,
+            SESSIONS,
+            BATCH,
+            9,
+            &mut handle,
+        )
+    };
+    assert_eq!(st, ppg_status::Ok);
+    (block, handle)
+}
+
+fn defaults() -> (ppg_train_config, ppg_objective_config) {
+    let mut config = ppg_train_config::reference();
+    let objective = ppg_objective_config::reference();
+    unsafe { ppg_train_config_default(&mut config) };
+    (config, objective)
+}
+
+#[test]
+fn a_refused_query_keeps_the_previous_one() {
+    let (_block, e) = engine(ppg_method::Ppg, ITEMS);
+    let good = items(&[0, 0, 1, 1, 0, 1]);
+    assert_eq!(
+        unsafe { ppg_engine_set_query(e, good.as_ptr(), 4, SESSIONS) },
+        ppg_status::Ok
+    );
+    let mut bad = items(&[0, 1, 0, 1, 0, 1]);
+    bad[5].id = bad[0].id;
+    let st = unsafe { ppg_engine_set_query(e, bad.as_ptr(), ITEMS, SESSIONS) };
+    assert_eq!(st, ppg_status::DuplicateItem);
+    let mut len = 0;
+    assert_eq!(
+        unsafe { ppg_engine_ranking_len(e, &mut len) },
+        ppg_status::Ok
+    );
+    assert_eq!(len, 4 * SESSIONS);
+    // The old ids are still known, the refused query's extra ones are not.
+    assert_eq!(unsafe { ppg_engine_forbid(e, 1000, 1007) }, ppg_status::Ok);
+    assert_eq!(
+        unsafe { ppg_engine_forbid(e, 1000, 1035) },
+        ppg_status::UnknownItem
+    );
+}
+
+#[test]
+fn more_than_sixteen_groups_is_capacity_for_eel() {
+    let groups: Vec<u32> = (0..17).map(|g| g * 1000).collect();
+    let (_block, e) = engine(ppg_method::Ppg, 17);
+    let query = items(&groups);
+    assert_eq!(
+        unsafe { ppg_engine_set_query(e, query.as_ptr(), query.len(), 1) },
+        ppg_status::Ok
+    );
+    let (config, objective) = defaults();
+    let st = unsafe { ppg_engine_train_builtin(e, &config, &objective, ptr::null_mut()) };
+    assert_eq!(st, ppg_status::Capacity);
+    // Sixteen arbitrary labels are fine.
+    assert_eq!(
+        unsafe { ppg_engine_set_query(e, query.as_ptr(), 16, 1) },
+        ppg_status::Ok
+    );
+    let st = unsafe { ppg_engine_train_builtin(e, &config, &objective, ptr::null_mut()) };
+    assert_eq!(st, ppg_status::Ok);
+}
+
+#[test]
+fn pl_refuses_utilities_beyond_float_and_constraints() {
+    let (_block, e) = engine(ppg_method::Pl, ITEMS);
+    let mut query = items(&[0, 1, 0, 1, 0, 1]);
+    query[2].utility = 1e300;
+    let st = unsafe { ppg_engine_set_query(e, query.as_ptr(), ITEMS, SESSIONS) };
+    assert_eq!(st, ppg_status::NotFinite);
+    query[2].utility = 1.0;
+    let st = unsafe { ppg_engine_set_query(e, query.as_ptr(), ITEMS, SESSIONS) };
+    assert_eq!(st, ppg_status::Ok);
+    let labels = [1u32; ITEMS];
+    let st = unsafe { ppg_engine_keep_order_between(e, labels.as_ptr(), ITEMS) };
+    assert_eq!(st, ppg_status::Unsupported);
+    let (config, mut objective) = defaults();
+    objective.metric = ppg_metric::EelNdcgMix as u32;
+    objective.mix_weight = 0.5;
+    let mut report = ppg_train_report {
+        epochs: 0,
+        samples: 0,
+        best_cost: 0.0,
+        best_epoch: 0,
+    };
+    let st = unsafe { ppg_engine_train_builtin(e, &config, &objective, &mut report) };
+    assert_eq!(st, ppg_status::Ok);
+    assert!(report.samples > 0 && report.best_cost.is_finite());
+    let mut best = [0u64; ITEMS * SESSIONS];
+    let mut cost = 0.0;
+    let st = unsafe { ppg_engine_best(e, best.as_mut_ptr(), best.len(), &mut cost) };
+    assert_eq!(st, ppg_status::Ok);
+    assert_eq!(cost, report.best_cost);
+    let mut value = -1.0;
+    let st = unsafe { ppg_engine_evaluate(e, &objective, best.as_ptr(), best.len(), &mut value) };
+    assert_eq!(st, ppg_status::Ok);
+    assert_eq!(value, cost);
+}
+
+unsafe extern "C" fn count_calls(
+    ranking: *const u64,
+    len: usize,
+    sessions: usize,
+    user: *mut core::ffi::c_void,
+) -> f64 {
+    let calls = unsafe { &mut *user.cast::<usize>() };
+    *calls += 1;
+    let ranking = unsafe { core::slice::from_raw_parts(ranking, len) };
+    assert_eq!(len, ITEMS * sessions);
+    // The position of the last input item in the first session: move it up.
+    ranking.iter().position(|&id| id == 1035).unwrap_or(len) as f64
+}
+
+#[test]
+fn callback_sees_caller_ids_and_the_best_is_reported() {
+    let (_block, e) = engine(ppg_method::Ppg, ITEMS);
+    let query = items(&[0, 0, 1, 1, 0, 1]);
+    assert_eq!(
+        unsafe { ppg_engine_set_query(e, query.as_ptr(), ITEMS, SESSIONS) },
+        ppg_status::Ok
+    );
+    let (mut config, _) = defaults();
+    config.initial_weight = 0.3;
+    config.score_input = true;
+    let mut calls = 0usize;
+    let mut report = ppg_train_report {
+        epochs: 0,
+        samples: 0,
+        best_cost: 0.0,
+        best_epoch: 0,
+    };
+    let st = unsafe {
+        ppg_engine_train(
+            e,
+            &config,
+            Some(count_calls),
+            (&mut calls as *mut usize).cast(),
+            &mut report,
+        )
+    };
+    assert_eq!(st, ppg_status::Ok);
+    assert_eq!(calls as u32, report.samples);
+    assert_eq!(report.best_cost, 0.0, "id 1035 brought to the top");
+    let mut best = [0u64; ITEMS * SESSIONS];
+    let st = unsafe { ppg_engine_best(e, best.as_mut_ptr(), best.len(), ptr::null_mut()) };
+    assert_eq!(st, ppg_status::Ok);
+    assert_eq!(best[0], 1035);
+}
+
+#[test]
+fn status_strings_are_static_and_distinct() {
+    let message = |s: u32| unsafe { core::ffi::CStr::from_ptr(ppg_status_str(s)) };
+    let known: Vec<_> = (0..=ppg_status::Panic as u32).map(message).collect();
+    for (i, a) in known.iter().enumerate() {
+        assert!(known[i + 1..].iter().all(|b| a != b));
+    }
+    assert_eq!(message(999).to_str(), Ok("unknown status"));
+    let version = unsafe { core::ffi::CStr::from_ptr(ppg_version()) };
+    assert_eq!(version.to_str(), Ok(env!("CARGO_PKG_VERSION")));
+}
