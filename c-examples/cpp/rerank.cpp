@@ -202,8 +202,7 @@ void rerank_stepwise(const Query& q, std::uint64_t seed) {
   engine.set_sampler(ppg::Sampler::Corrected);
 
   const ppg::ObjectiveConfig dtr = ppg::default_objective(PPG_METRIC_DTR);
-  ppg::TrainConfig config = ppg::default_train_config();
-  config.batch = batch;  // update() checks the whole recipe against the engine's layout
+  const ppg::TrainConfig config = ppg::default_train_config();  // its batch is ignored here
   const std::size_t len = engine.ranking_len();
   std::vector<double> costs(batch);
   for (int step = 0; step < 40; ++step) {

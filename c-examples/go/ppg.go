@@ -341,7 +341,8 @@ func (en *Engine) Sample(count int) ([]uint64, error) {
 }
 
 // Update is one training step on the pending batch: rankings as Sample returned them,
-// costs[k] the cost of the k-th ranking. cfg.Batch must fit the engine's layout.
+// costs[k] the cost of the k-th ranking. cfg.Batch is ignored (the batch is the
+// pending one).
 func (en *Engine) Update(rankings []uint64, costs []float64, cfg TrainConfig) error {
 	c := cfg.c()
 	var cp *C.double

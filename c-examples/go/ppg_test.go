@@ -197,7 +197,6 @@ func TestSampleUpdateLoop(t *testing.T) {
 	}
 	dtr := DefaultObjective(MetricDTR)
 	cfg := DefaultTrainConfig()
-	cfg.Batch = batch // Update checks the recipe against the engine's layout
 	n, err := en.RankingLen()
 	if err != nil {
 		t.Fatal(err)

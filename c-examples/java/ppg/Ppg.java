@@ -157,7 +157,7 @@ public final class Ppg {
       return ids;
     }
 
-    /** One training step on the pending batch; {@code config.batch} must fit the layout. */
+    /** One training step on the pending batch ({@code config.batch} is ignored). */
     public void update(long[] rankings, double[] costs, PpgLibrary.TrainConfig config) {
       check(
           LIB.ppg_engine_update(

@@ -185,8 +185,7 @@ public final class PpgTest {
       engine.setQuery(q.items(), q.sessions());
       engine.setSampler(PpgLibrary.PPG_SAMPLER_CORRECTED);
       PpgLibrary.ObjectiveConfig dtr = Ppg.defaultObjective(PpgLibrary.PPG_METRIC_DTR);
-      PpgLibrary.TrainConfig config = Ppg.defaultTrainConfig();
-      config.batch = new PpgLibrary.SizeT(batch); // update() checks it against the layout
+      PpgLibrary.TrainConfig config = Ppg.defaultTrainConfig(); // its batch is ignored here
       int len = engine.rankingLen();
       double[] costs = new double[batch];
       for (int step = 0; step < 40; step++) {

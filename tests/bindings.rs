@@ -1,0 +1,222 @@
+//! The C++, Go and Java bindings in `c-examples/`, built against the release libppg and
+//! run: the C++ example through CMake + pkg-config (plainly and under AddressSanitizer +
+//! UndefinedBehaviorSanitizer), `go test` in `c-examples/go`, and `javac` + `java` of the
+//! JNA test. Each program checks its own re-rankings and exits non-zero on a failure.
+//!
+//! Needs g++, cmake, make and pkg-config (C++), go (Go), javac, java and JNA's jar
+//! (Java); a missing one fails its test naming the Debian package to install, unless
+//! `PPG_SKIP_FOREIGN=1`. `PPG_JNA_JAR` overrides the jar's path
+//! (default `/usr/share/java/jna.jar`).
+
+mod support;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+use support::{make, root, run, FOREIGN};
+
+/// A tool, the argument that makes it answer, and the Debian package that provides it.
+type Tool = (&'static str, &'static str, &'static str);
+
+const GXX: Tool = ("g++", "--version", "g++ (build-essential)");
+const MAKE: Tool = ("make", "--version", "make (build-essential)");
+const CMAKE: Tool = ("cmake", "--version", "cmake");
+const PKG_CONFIG: Tool = ("pkg-config", "--version", "pkg-config");
+const GO: Tool = ("go", "version", "golang-go");
+const JAVAC: Tool = ("javac", "-version", "default-jdk-headless");
+const JAVA: Tool = ("java", "-version", "default-jdk-headless");
+
+/// `true` when every tool is there. A missing tool fails the test naming the packages to
+/// install, unless `PPG_SKIP_FOREIGN=1`, which makes the test say that it skips (and pass).
+/// (`support::require` does the same for the C tools; this one names the packages.)
+fn require(test: &str, tools: &[Tool]) -> bool {
+    if std::env::var("PPG_SKIP_FOREIGN").is_ok_and(|v| v == "1") {
+        eprintln!("{test}: skipped (PPG_SKIP_FOREIGN=1)");
+        return false;
+    }
+    let missing: Vec<String> = tools
+        .iter()
+        .filter(|(tool, probe, _)| {
+            !Command::new(tool)
+                .arg(probe)
+                .output()
+                .is_ok_and(|out| out.status.success())
+        })
+        .map(|(tool, _, package)| format!("{tool} (install {package})"))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "{test}: required tool(s) not found: {}. CI installs them with `apt-get install \
+         build-essential cmake pkg-config golang-go default-jdk-headless libjna-java`; or set \
+         PPG_SKIP_FOREIGN=1 to skip the cross-language tests.",
+        missing.join(", ")
+    );
+    true
+}
+
+/// `target/release`, holding a libppg.a and libppg.so built from the current sources:
+/// where the Go package's cgo directives and the Java test's `jna.library.path` point.
+/// Built once per test process (cargo itself serialises concurrent builds).
+fn release_lib_dir() -> PathBuf {
+    static BUILT: OnceLock<PathBuf> = OnceLock::new();
+    BUILT
+        .get_or_init(|| {
+            let root = root();
+            run(
+                "cargo build -p ppg-ffi --release",
+                Command::new(env!("CARGO")).current_dir(&root).args([
+                    "build",
+                    "-p",
+                    "ppg-ffi",
+                    "--release",
+                ]),
+            );
+            let dir = root.join("target/release");
+            for lib in ["libppg.a", "libppg.so"] {
+                assert!(dir.join(lib).is_file(), "cargo built no {lib} in {dir:?}");
+            }
+            dir
+        })
+        .clone()
+}
+
+/// A scratch directory of this test under `target/c-examples/`, emptied first.
+fn scratch(name: &str) -> PathBuf {
+    let dir = root().join("target/c-examples").join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("cannot create {dir:?}: {e}"));
+    dir
+}
+
+/// Configures, builds and runs the C++ example in `build` against the pkg-config file in
+/// `pkg_config_path`, with extra CMake `options`.
+fn cmake_build_and_run(build: &Path, pkg_config_path: &Path, options: &[&str]) -> String {
+    let src = root().join("c-examples/cpp");
+    run(
+        "cmake configure (c-examples/cpp)",
+        Command::new("cmake")
+            .arg("-S")
+            .arg(&src)
+            .arg("-B")
+            .arg(build)
+            .arg("-DCMAKE_BUILD_TYPE=Debug")
+            .args(options)
+            .env("PKG_CONFIG_PATH", pkg_config_path),
+    );
+    run(
+        "cmake --build (c-examples/cpp, -Wall -Wextra -Wpedantic -Werror)",
+        Command::new("cmake").arg("--build").arg(build),
+    );
+    run(
+        "rerank (C++)",
+        Command::new(build.join("rerank"))
+            .env("ASAN_OPTIONS", "detect_leaks=1:abort_on_error=1")
+            .env("UBSAN_OPTIONS", "print_stacktrace=1"),
+    )
+}
+
+#[test]
+fn cpp_example_builds_with_cmake_and_pkg_config_and_passes() {
+    if !require("cpp_example", &[GXX, MAKE, CMAKE, PKG_CONFIG]) {
+        return;
+    }
+    // The colleague's install step: libppg.a, libppg.so, ppg.h and ppg.pc under a prefix,
+    // which is what a C++ project finds with pkg_check_modules(... IMPORTED_TARGET ppg).
+    let prefix = scratch("cpp-prefix");
+    {
+        let _one_at_a_time = FOREIGN.lock().unwrap_or_else(|e| e.into_inner());
+        make(&["install", &format!("PREFIX={}", prefix.display())]);
+    }
+    let pc_path = prefix.join("lib/pkgconfig");
+
+    let out = cmake_build_and_run(&scratch("cpp-build"), &pc_path, &[]);
+    assert!(
+        out.contains("all checks passed"),
+        "rerank (C++) did not finish its checks"
+    );
+
+    let out = cmake_build_and_run(&scratch("cpp-build-asan"), &pc_path, &["-DPPG_SANITIZE=ON"]);
+    assert!(
+        out.contains("all checks passed"),
+        "rerank (C++, ASan+UBSan) did not finish its checks"
+    );
+}
+
+#[test]
+fn go_package_tests_pass() {
+    if !require(
+        "go_package",
+        &[GO, ("gcc", "--version", "gcc (build-essential)")],
+    ) {
+        return;
+    }
+    release_lib_dir();
+    // Offline and self-contained: no module proxy, no toolchain download, and a fresh build
+    // cache each run (go does not notice that the libppg.a it links has changed).
+    let work = scratch("go");
+    let out = run(
+        "go test (c-examples/go)",
+        Command::new("go")
+            .current_dir(root().join("c-examples/go"))
+            .args(["test", "-count=1", "-v", "./..."])
+            .env("CGO_ENABLED", "1")
+            .env("GO111MODULE", "on")
+            .env("GOFLAGS", "-mod=mod")
+            .env("GOPROXY", "off")
+            .env("GOTOOLCHAIN", "local")
+            .env("GOCACHE", work.join("cache"))
+            .env("GOPATH", work.join("path"))
+            .env("GOTMPDIR", &work),
+    );
+    assert!(out.contains("PASS"), "go test printed no PASS");
+    // A fresh build cache is some hundred megabytes: leave none behind.
+    let _ = std::fs::remove_dir_all(work.join("cache"));
+}
+
+#[test]
+fn java_jna_test_passes() {
+    if !require("java_jna", &[JAVAC, JAVA]) {
+        return;
+    }
+    let jar = std::env::var_os("PPG_JNA_JAR")
+        .map_or_else(|| PathBuf::from("/usr/share/java/jna.jar"), PathBuf::from);
+    assert!(
+        jar.is_file(),
+        "java_jna: JNA's jar not found at {}: install libjna-java (or set PPG_JNA_JAR), or \
+         set PPG_SKIP_FOREIGN=1 to skip the cross-language tests.",
+        jar.display()
+    );
+    let lib_dir = release_lib_dir();
+
+    let src = root().join("c-examples/java/ppg");
+    let mut sources: Vec<PathBuf> = std::fs::read_dir(&src)
+        .unwrap_or_else(|e| panic!("cannot list {src:?}: {e}"))
+        .map(|entry| entry.expect("a directory entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "java"))
+        .collect();
+    sources.sort();
+    let classes = scratch("java-classes");
+    run(
+        "javac (c-examples/java)",
+        Command::new("javac")
+            .args(["-Xlint:all", "-Werror", "-cp"])
+            .arg(&jar)
+            .arg("-d")
+            .arg(&classes)
+            .args(&sources),
+    );
+
+    let class_path = std::env::join_paths([&classes, &jar]).expect("a class path");
+    let out = run(
+        "java ppg.PpgTest",
+        Command::new("java")
+            .arg("-cp")
+            .arg(class_path)
+            .arg(format!("-Djna.library.path={}", lib_dir.display()))
+            .arg("ppg.PpgTest"),
+    );
+    assert!(
+        out.contains("all checks passed"),
+        "PpgTest did not finish its checks"
+    );
+}
