@@ -1,13 +1,36 @@
-use ppg_core::{Dims, Ppg, SamplerMode};
+//! Instruction-count probe for the sampler and the trainer, for use under
+//! `valgrind --tool=cachegrind --branch-sim=yes`: unlike wall time, the counts do not move
+//! with the machine's load. `probe_sample train` profiles training runs instead of samples.
+
+use ppg_core::objective::{exposure, Eel, RankStart};
+use ppg_core::{Dims, Ppg, SamplerMode, TrainConfig};
+
 fn main() {
-    let dims = Dims::new(20, 4, 1);
+    let (items, sessions) = (20, 4);
+    let dims = Dims::new(items, sessions, 16);
     let mut mem = vec![0u8; Ppg::bytes(dims)];
     let mut ppg = Ppg::new(&mut mem, dims, 1).unwrap();
-    ppg.start(20, 4, 0.5).unwrap();
-    let mut out = vec![0u16; 80];
-    let mut acc = 0.0;
-    for _ in 0..100_000 {
-        acc += ppg.sample(SamplerMode::Uncorrected, &mut out).unwrap();
+    ppg.start(items, sessions, 0.5).unwrap();
+    if std::env::args().nth(1).as_deref() == Some("train") {
+        let utility: Vec<f64> = (0..items)
+            .map(|i| ((items - i) * 5 / items) as f64)
+            .collect();
+        let groups: Vec<u8> = (0..items).map(|i| (i % 3 == 1) as u8).collect();
+        let mut table = vec![0f64; items];
+        exposure::fill(RankStart::One, &mut table);
+        let mut eel = Eel::new(&utility, &groups, 5, &table).unwrap();
+        let mut epochs = 0;
+        for _ in 0..200 {
+            ppg.start(items, sessions, 0.5).unwrap();
+            epochs += ppg.train(&mut eel, &TrainConfig::default()).unwrap().epochs;
+        }
+        println!("200 training runs, {epochs} epochs");
+    } else {
+        let mut out = vec![0u16; items * sessions];
+        let mut total = 0.0;
+        for _ in 0..100_000 {
+            total += ppg.sample(SamplerMode::Uncorrected, &mut out).unwrap();
+        }
+        println!("100000 samples, mean log-probability {}", total / 100_000.0);
     }
-    println!("{acc}");
 }
