@@ -1,9 +1,9 @@
 //! The C++, Go and Java bindings in `c-examples/`, built against the release libppg and
-//! run: the C++ example through CMake + pkg-config (plainly and under AddressSanitizer +
-//! UndefinedBehaviorSanitizer), `go test` in `c-examples/go`, and `javac` + `java` of the
+//! run: the C++ example through CMake + pkg-config (plainly, under valgrind, and under
+//! AddressSanitizer + UndefinedBehaviorSanitizer), `go test` in `c-examples/go`, and `javac` + `java` of the
 //! JNA test. Each program checks its own re-rankings and exits non-zero on a failure.
 //!
-//! Needs g++, cmake, make and pkg-config (C++), go (Go), javac, java and JNA's jar
+//! Needs g++, cmake, make, pkg-config and valgrind (C++), go (Go), javac, java and JNA's jar
 //! (Java); a missing one fails its test naming the Debian package to install, unless
 //! `PPG_SKIP_FOREIGN=1`. `PPG_JNA_JAR` overrides the jar's path
 //! (default `/usr/share/java/jna.jar`).
@@ -22,6 +22,7 @@ const GXX: Tool = ("g++", "--version", "g++ (build-essential)");
 const MAKE: Tool = ("make", "--version", "make (build-essential)");
 const CMAKE: Tool = ("cmake", "--version", "cmake");
 const PKG_CONFIG: Tool = ("pkg-config", "--version", "pkg-config");
+const VALGRIND: Tool = ("valgrind", "--version", "valgrind");
 const GO: Tool = ("go", "version", "golang-go");
 const JAVAC: Tool = ("javac", "-version", "default-jdk-headless");
 const JAVA: Tool = ("java", "-version", "default-jdk-headless");
@@ -47,7 +48,7 @@ fn require(test: &str, tools: &[Tool]) -> bool {
     assert!(
         missing.is_empty(),
         "{test}: required tool(s) not found: {}. CI installs them with `apt-get install \
-         build-essential cmake pkg-config golang-go default-jdk-headless libjna-java`; or set \
+         build-essential cmake pkg-config valgrind golang-go default-jdk-headless libjna-java`; or set \
          PPG_SKIP_FOREIGN=1 to skip the cross-language tests.",
         missing.join(", ")
     );
@@ -80,12 +81,28 @@ fn release_lib_dir() -> PathBuf {
         .clone()
 }
 
-/// A scratch directory of this test under `target/c-examples/`, emptied first.
+/// A scratch directory `target/c-examples/bindings-<pid>/<name>`, emptied first. Per
+/// process, because several `cargo test` runs may share a checkout; each test removes its
+/// directories when it passes (a failing one leaves them to look at).
 fn scratch(name: &str) -> PathBuf {
-    let dir = root().join("target/c-examples").join(name);
+    let dir = root()
+        .join("target/c-examples")
+        .join(format!("bindings-{}", std::process::id()))
+        .join(name);
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("cannot create {dir:?}: {e}"));
     dir
+}
+
+/// Removes the scratch directories `dirs`, and their parent once it is empty.
+fn clean(dirs: &[&Path]) {
+    for dir in dirs {
+        let _ = std::fs::remove_dir_all(dir);
+        if let Some(parent) = dir.parent() {
+            // Fails while another test of this process still has its directory there.
+            let _ = std::fs::remove_dir(parent);
+        }
+    }
 }
 
 /// Configures, builds and runs the C++ example in `build` against the pkg-config file in
@@ -117,7 +134,7 @@ fn cmake_build_and_run(build: &Path, pkg_config_path: &Path, options: &[&str]) -
 
 #[test]
 fn cpp_example_builds_with_cmake_and_pkg_config_and_passes() {
-    if !require("cpp_example", &[GXX, MAKE, CMAKE, PKG_CONFIG]) {
+    if !require("cpp_example", &[GXX, MAKE, CMAKE, PKG_CONFIG, VALGRIND]) {
         return;
     }
     // The colleague's install step: libppg.a, libppg.so, ppg.h and ppg.pc under a prefix,
@@ -129,17 +146,36 @@ fn cpp_example_builds_with_cmake_and_pkg_config_and_passes() {
     }
     let pc_path = prefix.join("lib/pkgconfig");
 
-    let out = cmake_build_and_run(&scratch("cpp-build"), &pc_path, &[]);
+    let build = scratch("cpp-build");
+    let out = cmake_build_and_run(&build, &pc_path, &[]);
     assert!(
         out.contains("all checks passed"),
         "rerank (C++) did not finish its checks"
     );
+    // Any memcheck error, or any block left allocated, fails the run.
+    let out = run(
+        "rerank (C++) under valgrind",
+        Command::new("valgrind")
+            .args([
+                "--error-exitcode=1",
+                "--leak-check=full",
+                "--errors-for-leak-kinds=all",
+                "--quiet",
+            ])
+            .arg(build.join("rerank")),
+    );
+    assert!(
+        out.contains("all checks passed"),
+        "rerank (C++, valgrind) did not finish its checks"
+    );
 
-    let out = cmake_build_and_run(&scratch("cpp-build-asan"), &pc_path, &["-DPPG_SANITIZE=ON"]);
+    let build_asan = scratch("cpp-build-asan");
+    let out = cmake_build_and_run(&build_asan, &pc_path, &["-DPPG_SANITIZE=ON"]);
     assert!(
         out.contains("all checks passed"),
         "rerank (C++, ASan+UBSan) did not finish its checks"
     );
+    clean(&[&prefix, &build, &build_asan]);
 }
 
 #[test]
@@ -170,7 +206,7 @@ fn go_package_tests_pass() {
     );
     assert!(out.contains("PASS"), "go test printed no PASS");
     // A fresh build cache is some hundred megabytes: leave none behind.
-    let _ = std::fs::remove_dir_all(work.join("cache"));
+    clean(&[&work]);
 }
 
 #[test]
@@ -219,4 +255,5 @@ fn java_jna_test_passes() {
         out.contains("all checks passed"),
         "PpgTest did not finish its checks"
     );
+    clean(&[&classes]);
 }
