@@ -136,7 +136,7 @@ impl<'a> Query<'a> {
         let ids = &self.ids[..self.n];
         let index = &self.index[..self.n];
         let at = index
-            .binary_search_by_key(&id, |&k| ids.get(usize::from(k)).copied().unwrap_or(0))
+            .binary_search_by_key(&id, |&k| id_of(ids, k))
             .map_err(|_| ppg_status::UnknownItem)?;
         Ok(usize::from(index[at]))
     }
@@ -192,6 +192,12 @@ impl<'a> Query<'a> {
     }
 }
 
+/// The caller's id of local item `local` (always below the item count: the core's
+/// rankings are permutations of `0..n`).
+fn id_of(ids: &[u64], local: u16) -> u64 {
+    ids.get(usize::from(local)).copied().unwrap_or(u64::MAX)
+}
+
 /// Maps arbitrary group labels to `0..groups` in order of first appearance: the metrics
 /// index arrays by group and tell at most [`MAX_GROUPS`] apart.
 fn dense_groups(group: &[u32], out: &mut [u8]) -> Status<()> {
@@ -242,16 +248,21 @@ impl<'a> Engine<'a> {
     /// Bytes of caller memory an engine of this shape needs (after the handle itself).
     pub(crate) fn bytes(method: ppg_method, dims: Dims) -> Status<usize> {
         dims.check()?;
-        let core = match method {
-            ppg_method::Ppg => Ppg::bytes(dims),
-            ppg_method::Pl => PlackettLuce::bytes(dims),
-        };
+        let core = Self::core_bytes(method, dims);
         // The core's sizes saturate: usize::MAX means "does not fit in memory".
         if core == usize::MAX {
             return Err(ppg_status::Capacity);
         }
         core.checked_add(Query::bytes(dims)?)
             .ok_or(ppg_status::Capacity)
+    }
+
+    /// Bytes of the optimiser's own regions (they come first in the engine's memory).
+    fn core_bytes(method: ppg_method, dims: Dims) -> usize {
+        match method {
+            ppg_method::Ppg => Ppg::bytes(dims),
+            ppg_method::Pl => PlackettLuce::bytes(dims),
+        }
     }
 
     /// An engine in `mem`, which must hold [`Engine::bytes`].
@@ -265,10 +276,7 @@ impl<'a> Engine<'a> {
         if mem.len() < needed {
             return Err(ppg_status::MemoryTooSmall);
         }
-        let (core_mem, rest) = match method {
-            ppg_method::Ppg => mem.split_at_mut(Ppg::bytes(dims)),
-            ppg_method::Pl => mem.split_at_mut(PlackettLuce::bytes(dims)),
-        };
+        let (core_mem, rest) = mem.split_at_mut(Self::core_bytes(method, dims));
         let core = match method {
             ppg_method::Ppg => Core::Ppg(Ppg::new(core_mem, dims, seed)?),
             ppg_method::Pl => Core::Pl(PlackettLuce::new(core_mem, dims, seed)?),
@@ -368,13 +376,11 @@ impl<'a> Engine<'a> {
     }
 
     pub(crate) fn keep_order_within_groups(&mut self) -> Status<()> {
-        let n = self.q.n;
-        let Engine { core, q, .. } = self;
-        match core {
-            _ if n == 0 => Err(ppg_status::NoQuery),
-            Core::Ppg(ppg) => Ok(ppg.keep_order_within(&q.group[..n])?),
-            Core::Pl(_) => Err(ppg_status::Unsupported),
+        self.ppg_only()?;
+        if let Core::Ppg(ppg) = &mut self.core {
+            ppg.keep_order_within(&self.q.group[..self.q.n])?;
         }
+        Ok(())
     }
 
     pub(crate) fn keep_order_between(&mut self, labels: &[u32]) -> Status<()> {
@@ -411,7 +417,7 @@ impl<'a> Engine<'a> {
         };
         let ids = &self.q.ids[..self.q.n];
         for (slot, &local) in out.iter_mut().zip(batch) {
-            slot.write(ids.get(usize::from(local)).copied().unwrap_or(0));
+            slot.write(id_of(ids, local));
         }
         Ok(())
     }
@@ -426,16 +432,6 @@ impl<'a> Engine<'a> {
         self.started()?;
         let total = self.q.total();
         let pending = self.pending();
-        // The step's batch is the pending one, whatever the recipe says for training.
-        let config = &ppg_train_config {
-            batch: (pending.len() / total).max(1),
-            ..*config
-        };
-        let layout_batch = self.dims.batch;
-        match self.core {
-            Core::Ppg(_) => config.ppg(layout_batch).map(drop)?,
-            Core::Pl(_) => config.pl(layout_batch).map(drop)?,
-        }
         if pending.is_empty() {
             return Err(ppg_status::NoPendingBatch);
         }
@@ -447,14 +443,19 @@ impl<'a> Engine<'a> {
             && pending
                 .iter()
                 .zip(rankings)
-                .all(|(&local, &id)| ids.get(usize::from(local)) == Some(&id));
+                .all(|(&local, &id)| id_of(ids, local) == id);
         if !same {
             return Err(ppg_status::UnknownSample);
         }
+        // The step's batch is the pending one, whatever the recipe says for training.
+        let config = ppg_train_config {
+            batch: costs.len(),
+            ..*config
+        };
+        // The recipe is checked before the core changes anything.
+        let layout_batch = self.dims.batch;
         match &mut self.core {
-            Core::Ppg(ppg) => {
-                ppg.update(costs, &config.ppg(layout_batch)?)?;
-            }
+            Core::Ppg(ppg) => ppg.update(costs, &config.ppg(layout_batch)?).map(drop)?,
             Core::Pl(pl) => pl.update(costs, &config.pl(layout_batch)?)?,
         }
         self.fresh = false;
@@ -476,7 +477,7 @@ impl<'a> Engine<'a> {
             .ok_or(ppg_status::InvalidArgument)?;
         let ids = &self.q.ids[..self.q.n];
         for (slot, &local) in out.iter_mut().zip(ranking) {
-            slot.write(ids.get(usize::from(local)).copied().unwrap_or(0));
+            slot.write(id_of(ids, local));
         }
         Ok(cost)
     }
@@ -499,7 +500,7 @@ impl<'a> Engine<'a> {
         let (ids, buf) = (&q.ids[..q.n], &mut q.ids_out[..total]);
         let mut objective = |ranking: &[u16], sessions: usize| {
             for (slot, &local) in buf.iter_mut().zip(ranking) {
-                *slot = ids.get(usize::from(local)).copied().unwrap_or(0);
+                *slot = id_of(ids, local);
             }
             cost(buf, sessions)
         };
