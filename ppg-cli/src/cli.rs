@@ -217,7 +217,8 @@ PROTOCOL
   Optimisation uses the chosen utility (EEL with 5 levels, exposure from r = 1);
   evaluation the true labels (EEL 2 levels), NDCG@10 averaged over sessions then
   queries, valid queries only (DTR: both groups with a nonzero label sum; EEL: both
-  groups present); everything averaged over --runs runs. `seconds` is the wall-clock
+  groups present); everything averaged over --runs runs. PPG's learning rate is the
+  reference drivers' (0.4 with LTR grades, 0.01 with true labels) unless --lr is given. `seconds` is the wall-clock
   time of a cell (all its runs, all threads).
 
 --all
@@ -254,9 +255,10 @@ pub struct ReproduceArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Table)]
     pub format: Format,
-    /// PPG learning rate.
-    #[arg(long, default_value_t = 0.4)]
-    pub lr: f32,
+    /// PPG learning rate [default: as the reference drivers, 0.4 with LTR grades, 0.01
+    /// with true labels].
+    #[arg(long)]
+    pub lr: Option<f32>,
     /// Epochs at most (PPG and PL).
     #[arg(long, default_value_t = 50)]
     pub epochs: u32,

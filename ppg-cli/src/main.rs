@@ -10,6 +10,8 @@ mod methods;
 mod optimise;
 mod output;
 mod parallel;
+mod plot;
+mod published;
 mod report;
 mod reproduce;
 mod rerank;

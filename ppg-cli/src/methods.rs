@@ -38,10 +38,11 @@ pub struct PpgVariant {
     pub scored: bool,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Kind {
     Ppg(PpgVariant),
-    Pl,
+    /// Plackett-Luce, with its own Adam learning rate if named (`pl-lr0.01`).
+    Pl(Option<f32>),
     Rand,
     Ltr,
     Ideal,
@@ -49,7 +50,7 @@ pub enum Kind {
 }
 
 /// A row: the name the user gave and what it runs.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Method {
     pub name: String,
     pub kind: Kind,
@@ -59,7 +60,14 @@ impl Method {
     /// Parses a method name (see `ppg reproduce --help`).
     pub fn parse(name: &str) -> Result<Method, String> {
         let kind = match name {
-            "pl" => Kind::Pl,
+            "pl" => Kind::Pl(None),
+            _ if name.starts_with("pl-lr") => {
+                let lr: f32 = name["pl-lr".len()..].parse().map_err(|_| unknown(name))?;
+                if !(lr.is_finite() && lr >= 0.0) {
+                    return Err(unknown(name));
+                }
+                Kind::Pl(Some(lr))
+            }
             "rand" => Kind::Rand,
             "ltr" => Kind::Ltr,
             "ideal" => Kind::Ideal,
@@ -108,7 +116,7 @@ impl Method {
         match self.kind {
             Kind::Ppg(v) if v.exact => "exact",
             Kind::Ppg(_) => "approximate",
-            Kind::Pl => "exact (PL score)",
+            Kind::Pl(_) => "exact (PL score)",
             _ => "-",
         }
     }
@@ -128,13 +136,13 @@ impl Method {
     }
 
     pub fn needs_pl(&self) -> bool {
-        self.kind == Kind::Pl
+        matches!(self.kind, Kind::Pl(_))
     }
 }
 
 fn unknown(name: &str) -> String {
     format!(
-        "unknown method \"{name}\": expected pl, rand, ltr, ideal, foe-soft, foe-hard or \
+        "unknown method \"{name}\": expected pl, pl-lr<rate>, rand, ltr, ideal, foe-soft, foe-hard or \
          ppg[-intra][-exact][-corrected][-baseline][-scored]"
     )
 }
@@ -224,16 +232,22 @@ pub fn run(
                 .map_err(engine_error)?;
             Ok(optimise::to_items(&best, &order))
         }
-        Kind::Pl => {
+        Kind::Pl(lr) => {
             let order = ranking_by(utility);
             let utility_s = optimise::permute(utility, &order);
             let group_s = optimise::permute(&q.group, &order);
             let mut cost = Cost::new(&spec(setup.metric), &utility_s, &group_s, setup.tables)
                 .map_err(engine_error)?;
+            // The logits start at the utility itself (label 0/1, grade 0..4): the policy
+            // starts near the input ranking, as PPG's reference does.
             let logits: Vec<f32> = utility_s.iter().map(|&u| u as f32).collect();
+            let config = PlConfig {
+                lr: lr.unwrap_or(setup.pl.lr),
+                ..setup.pl
+            };
             let engine = engines.pl.as_mut().expect("a PL engine for PL rows");
-            let sample = optimise::pl(engine, seed, &logits, s, &mut cost, &setup.pl)
-                .map_err(engine_error)?;
+            let sample =
+                optimise::pl(engine, seed, &logits, s, &mut cost, &config).map_err(engine_error)?;
             Ok(optimise::to_items(&sample, &order))
         }
     }

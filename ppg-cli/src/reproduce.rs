@@ -39,13 +39,16 @@ pub struct Experiment {
     pub tables: Tables,
     pub threads: usize,
     pub seed: u64,
+    /// PPG's learning rate when given; else [`reference_lr`].
+    pub lr: Option<f32>,
     pub train: TrainConfig,
     pub pl: PlConfig,
 }
 
 impl Experiment {
     pub fn new(name: String, queries: Vec<Query>, args: &ReproduceArgs) -> Result<Self> {
-        if !(args.lr.is_finite() && args.lr >= 0.0 && args.pl_lr.is_finite() && args.pl_lr >= 0.0) {
+        let lr_ok = |lr: f32| lr.is_finite() && lr >= 0.0;
+        if !(args.lr.is_none_or(lr_ok) && lr_ok(args.pl_lr)) {
             return Err(CliError::Usage(
                 "--lr and --pl-lr must be finite and non-negative".into(),
             ));
@@ -57,8 +60,8 @@ impl Experiment {
             queries,
             threads: parallel::threads(args.threads),
             seed: args.seed,
+            lr: args.lr,
             train: TrainConfig {
-                learning_rate: args.lr,
                 epochs: args.epochs,
                 ..TrainConfig::default()
             },
@@ -119,7 +122,10 @@ impl Experiment {
             sessions,
             utility,
             metric,
-            train: self.train,
+            train: TrainConfig {
+                learning_rate: self.lr.unwrap_or(reference_lr(utility)),
+                ..self.train
+            },
             pl: self.pl,
         };
         let dims = Dims::new(
@@ -196,6 +202,15 @@ impl Experiment {
         cell.ndcg = Some(evals.iter().map(|e| e.ndcg).sum::<f64>() / n);
         cell.seconds = started.elapsed().as_secs_f64();
         Ok(cell)
+    }
+}
+
+/// The learning rate of the paper's reference drivers: 0.4 with LTR grades, 0.01 in the
+/// true-label driver (protocol.md).
+pub fn reference_lr(utility: DataUtility) -> f32 {
+    match utility {
+        DataUtility::Ltr => 0.4,
+        DataUtility::Label => 0.01,
     }
 }
 
