@@ -348,9 +348,8 @@ ppg_status ppg_engine_layout(uint32_t kind,
 //
 // Ownership and lifetime: the engine lives in `mem` (its handle is `mem` itself); keep
 // the block allocated, unmoved and otherwise untouched while the engine is used. There
-// is nothing to free: when done, reuse or free `mem` yourself (never call
-// `ppg_engine_free` on such an engine; it would do nothing). The engine holds no query
-// until `ppg_engine_set_query`.
+// is nothing to free: when done, reuse or free `mem` yourself (`ppg_engine_free`
+// ignores such an engine). The engine holds no query until `ppg_engine_set_query`.
 //
 // Returns `PPG_STATUS_OK`; `PPG_STATUS_NULL_PARAMETER` (`mem` or `out` NULL);
 // `PPG_STATUS_MISALIGNED`; `PPG_STATUS_MEMORY_TOO_SMALL`; `PPG_STATUS_INVALID_ARGUMENT`
@@ -535,7 +534,7 @@ ppg_status ppg_engine_best(struct ppg_engine *engine, uint64_t *out_ids, size_t 
 //
 // PPG: on the first training call after `ppg_engine_set_query` (no `ppg_engine_update`
 // or training since), every unconstrained pair starts from `config->initial_weight`.
-// PL ignores the PPG-only fields.
+// PL ignores the PPG-only fields (they are still checked).
 //
 // Transactional: on any failure (a NaN from the callback included) the engine, its
 // generator included, is exactly as before the call.

@@ -236,10 +236,13 @@ impl ppg_train_config {
         }
     }
 
-    /// The PPG recipe; every field is checked (the PL-only one too) against `layout_batch`.
+    /// The PPG recipe. Every field is checked against `layout_batch`, the PL-only one too,
+    /// so that a recipe is valid or not whatever the method.
     pub(crate) fn ppg(&self, layout_batch: usize) -> Status<TrainConfig> {
-        self.pl(layout_batch)?;
         self.initial_weight()?;
+        if to_f32(self.pl_learning_rate)? < 0.0 {
+            return Err(ppg_status::InvalidArgument);
+        }
         let config = TrainConfig {
             learning_rate: to_f32(self.learning_rate)?,
             epochs: self.epochs,
@@ -256,25 +259,18 @@ impl ppg_train_config {
         Ok(config)
     }
 
-    /// The PL recipe (Adam's constants at their defaults).
+    /// The PL recipe (Adam's constants at their defaults), every field checked as for PPG.
     pub(crate) fn pl(&self, layout_batch: usize) -> Status<PlConfig> {
-        sampler_from_raw(self.sampler)?;
-        gradient_from_raw(self.gradient)?;
-        if self.batch == 0 || self.batch > layout_batch {
-            return Err(ppg_status::InvalidArgument);
-        }
-        let config = PlConfig {
+        let checked = self.ppg(layout_batch)?;
+        Ok(PlConfig {
             lr: to_f32(self.pl_learning_rate)?,
-            epochs: self.epochs,
-            batch: u16::try_from(self.batch).map_err(|_| ppg_status::InvalidArgument)?,
-            patience: self.patience,
-            baseline: self.baseline,
+            epochs: checked.epochs,
+            // PL counts its batch in u16.
+            batch: u16::try_from(checked.batch).map_err(|_| ppg_status::InvalidArgument)?,
+            patience: checked.patience,
+            baseline: checked.baseline,
             ..PlConfig::default()
-        };
-        if config.lr < 0.0 {
-            return Err(ppg_status::InvalidArgument);
-        }
-        Ok(config)
+        })
     }
 }
 
