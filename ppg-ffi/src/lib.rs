@@ -4,8 +4,11 @@
 //! - `#![no_std]`: the static library builds for bare-metal targets such as
 //!   `thumbv7em-none-eabihf` without an allocator. There an engine lives in caller memory
 //!   (`ppg_engine_layout` + `ppg_engine_init`), and a panic (none is reachable from caller
-//!   input) ends in this crate's panic handler, which loops forever; enable the
-//!   `external-panic-handler` feature to supply your own instead.
+//!   input) ends in this crate's panic handler, which loops forever (a Rust firmware
+//!   that uses this crate as an rlib can bring its own with `external-panic-handler`).
+//!   Build the firmware library alone with
+//!   `cargo rustc -p ppg-ffi --release --target thumbv7em-none-eabihf
+//!   --no-default-features --crate-type staticlib` (tests/thumb.rs does, and links it).
 //! - Feature `std` (default): adds `ppg_engine_new`/`ppg_engine_free` and catches panics
 //!   at the boundary (`PPG_STATUS_PANIC`, the engine is poisoned).
 //! - Feature `test-hooks`: adds `ppg_debug_panic`, for the C tests.
