@@ -63,16 +63,17 @@ fn release_lib_dir() -> PathBuf {
     BUILT
         .get_or_init(|| {
             let root = root();
+            // `--target-dir`: the cgo directives name target/release, whatever
+            // CARGO_TARGET_DIR the outer cargo may use.
+            let target = root.join("target");
             run(
                 "cargo build -p ppg-ffi --release",
-                Command::new(env!("CARGO")).current_dir(&root).args([
-                    "build",
-                    "-p",
-                    "ppg-ffi",
-                    "--release",
-                ]),
+                Command::new(env!("CARGO"))
+                    .current_dir(&root)
+                    .args(["build", "-p", "ppg-ffi", "--release", "--target-dir"])
+                    .arg(&target),
             );
-            let dir = root.join("target/release");
+            let dir = target.join("release");
             for lib in ["libppg.a", "libppg.so"] {
                 assert!(dir.join(lib).is_file(), "cargo built no {lib} in {dir:?}");
             }
