@@ -467,7 +467,7 @@ impl<'a> Engine<'a> {
         self.started()?;
         let (ranking, cost) = match &self.core {
             Core::Ppg(ppg) => ppg.best().ok_or(ppg_status::NoResult)?,
-            Core::Pl(pl) => pl.best(),
+            Core::Pl(pl) => pl.best().ok_or(ppg_status::NoResult)?,
         };
         if !cost.is_finite() {
             return Err(ppg_status::NoResult);

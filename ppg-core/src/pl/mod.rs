@@ -56,7 +56,7 @@ const COST_LIMIT: f64 = 1e100;
 /// // A toy cost: the position of item 3 in the first session (lower is better).
 /// let mut cost = |r: &[u16], _sessions: usize| r[..4].iter().position(|&i| i == 3).unwrap_or(4) as f64;
 /// let report = pl.train(&mut cost, &PlConfig::default())?;
-/// assert_eq!(pl.best().1, report.best_cost);
+/// assert_eq!(pl.best().map(|(_, cost)| cost), Some(report.best_cost));
 /// let mut ranking = [0u16; 8];
 /// let log_p = pl.sample(&mut ranking)?;
 /// assert!((pl.log_prob(&ranking)? - log_p).abs() < 1e-12);
@@ -408,12 +408,16 @@ impl<'a> PlackettLuce<'a> {
     }
 
     /// The lowest-cost ranking sampled so far (by [`PlackettLuce::train`] or scored through
-    /// [`PlackettLuce::update`]) and its cost; before any, the identity with cost `+inf`.
-    pub fn best(&self) -> (&[u16], f64) {
-        (
-            &self.live.best[..self.n * self.sessions],
-            self.live.best_cost,
-        )
+    /// [`PlackettLuce::update`]) and its cost, if any was scored.
+    pub fn best(&self) -> Option<(&[u16], f64)> {
+        if self.live.best_cost.is_finite() {
+            Some((
+                &self.live.best[..self.n * self.sessions],
+                self.live.best_cost,
+            ))
+        } else {
+            None
+        }
     }
 
     /// Draws `count` multi-session rankings into the engine's batch, for a caller that
@@ -503,9 +507,9 @@ impl<'a> PlackettLuce<'a> {
     /// objective returns NaN or an infinity, `index` counting the rankings scored before it
     /// in this call. Then logits, Adam moments, best ranking, generator and pending batch
     /// are all restored as they were before the call.
-    pub fn train(
+    pub fn train<O: Objective + ?Sized>(
         &mut self,
-        objective: &mut impl Objective,
+        objective: &mut O,
         config: &PlConfig,
     ) -> Result<TrainReport, Error> {
         config.check(self.dims)?;
@@ -522,9 +526,9 @@ impl<'a> PlackettLuce<'a> {
         }
     }
 
-    fn run(
+    fn run<O: Objective + ?Sized>(
         &mut self,
-        objective: &mut impl Objective,
+        objective: &mut O,
         config: &PlConfig,
     ) -> Result<TrainReport, Error> {
         let n = self.n;
