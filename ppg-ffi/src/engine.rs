@@ -469,9 +469,6 @@ impl<'a> Engine<'a> {
             Core::Ppg(ppg) => ppg.best().ok_or(ppg_status::NoResult)?,
             Core::Pl(pl) => pl.best().ok_or(ppg_status::NoResult)?,
         };
-        if !cost.is_finite() {
-            return Err(ppg_status::NoResult);
-        }
         let out = out
             .get_mut(..ranking.len())
             .ok_or(ppg_status::InvalidArgument)?;
