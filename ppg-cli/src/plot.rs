@@ -10,6 +10,8 @@ use crate::error::{CliError, Result};
 /// One line: a method's values at each session count (`None`: no value, e.g. FOE on EEL).
 pub struct Line {
     pub name: String,
+    /// Index into the palette, so that a method has one colour in every panel.
+    pub colour: usize,
     pub points: Vec<(usize, Option<f64>)>,
 }
 
@@ -44,10 +46,11 @@ fn draw(
     panels: &[Panel],
 ) -> std::result::Result<(), Box<dyn std::error::Error>> {
     let width = 360 * panels.len().max(1) as u32;
-    let root = SVGBackend::new(path, (width, 380)).into_drawing_area();
+    let root = SVGBackend::new(path, (width, 400)).into_drawing_area();
     root.fill(&WHITE)?;
     let root = root.titled(title, ("sans-serif", 18))?;
-    let areas = root.split_evenly((1, panels.len().max(1)));
+    let (plots, legend) = root.split_vertically(340);
+    let areas = plots.split_evenly((1, panels.len().max(1)));
     for (panel, area) in panels.iter().zip(areas.iter()) {
         let values: Vec<f64> = panel
             .lines
@@ -90,11 +93,12 @@ fn draw(
                 }
             })
             .y_label_formatter(&|y| format!("{y:.3}"))
+            .light_line_style(WHITE.mix(0.0))
             .x_desc("sessions")
             .y_desc(panel.y.as_str())
             .draw()?;
-        for (k, line) in panel.lines.iter().enumerate() {
-            let colour = COLOURS[k % COLOURS.len()];
+        for line in &panel.lines {
+            let colour = COLOURS[line.colour % COLOURS.len()];
             let points: Vec<(f64, f64)> = line
                 .points
                 .iter()
@@ -103,21 +107,31 @@ fn draw(
             if points.is_empty() {
                 continue;
             }
-            chart
-                .draw_series(LineSeries::new(points.clone(), colour.stroke_width(2)))?
-                .label(line.name.as_str())
-                .legend(move |(x, y)| {
-                    PathElement::new(vec![(x, y), (x + 16, y)], colour.stroke_width(2))
-                });
+            chart.draw_series(LineSeries::new(points.clone(), colour.stroke_width(2)))?;
             chart.draw_series(points.iter().map(|&p| Circle::new(p, 3, colour.filled())))?;
         }
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperRight)
-            .background_style(WHITE.mix(0.8))
-            .border_style(BLACK.mix(0.3))
-            .label_font(("sans-serif", 11))
-            .draw()?;
+    }
+    // One legend for all panels, below them, as in the paper's figures.
+    let mut seen: Vec<(&str, usize)> = Vec::new();
+    for line in panels.iter().flat_map(|p| &p.lines) {
+        if !seen.iter().any(|(n, _)| *n == line.name) {
+            seen.push((&line.name, line.colour));
+        }
+    }
+    let step = 120;
+    let start = (width as i32 - step * seen.len() as i32) / 2;
+    for (k, (name, colour)) in seen.iter().enumerate() {
+        let colour = COLOURS[colour % COLOURS.len()];
+        let x = start + step * k as i32;
+        legend.draw(&PathElement::new(
+            vec![(x, 20), (x + 24, 20)],
+            colour.stroke_width(3),
+        ))?;
+        legend.draw(&Text::new(
+            name.to_string(),
+            (x + 30, 13),
+            ("sans-serif", 14).into_font(),
+        ))?;
     }
     root.present()?;
     Ok(())

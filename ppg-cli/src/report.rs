@@ -155,9 +155,11 @@ fn draw_sweep(
         for (ndcg, y) in [(false, name.clone()), (true, "NDCG@10".to_owned())] {
             let lines = SWEEP_METHODS
                 .iter()
-                .filter(|m| metric == Metric::Dtr || !m.starts_with("foe"))
-                .map(|&m| Line {
+                .enumerate()
+                .filter(|(_, m)| metric == Metric::Dtr || !m.starts_with("foe"))
+                .map(|(colour, &m)| Line {
                     name: m.to_owned(),
+                    colour,
                     points: sessions
                         .iter()
                         .map(|&s| {

@@ -1,0 +1,232 @@
+//! `ppg reproduce`: the built-in data set, JSON output, bad data files, and (with
+//! `PPG_DATA_DIR`) the protocol's deterministic rows on the TREC data.
+
+use std::path::PathBuf;
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use serde_json::Value;
+
+fn ppg() -> Command {
+    Command::cargo_bin("ppg").expect("the ppg binary")
+}
+
+fn json(args: &[&str]) -> Vec<Value> {
+    let out = ppg()
+        .arg("reproduce")
+        .args(args)
+        .args(["--format", "json"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    serde_json::from_slice::<Value>(&out)
+        .expect("valid JSON")
+        .as_array()
+        .expect("a list")
+        .clone()
+}
+
+fn row<'a>(rows: &'a [Value], method: &str, metric: &str, utility: &str) -> &'a Value {
+    rows.iter()
+        .find(|r| r["method"] == method && r["metric"] == metric && r["utility"] == utility)
+        .unwrap_or_else(|| panic!("no row {method} {metric} {utility}"))
+}
+
+#[test]
+fn builtin_json_has_every_row_and_field() {
+    let rows = json(&["--runs", "1", "--sessions", "2", "--epochs", "5"]);
+    let methods = [
+        "ppg",
+        "ppg-intra",
+        "pl",
+        "rand",
+        "ltr",
+        "ideal",
+        "foe-soft",
+        "foe-hard",
+        "ppg-intra-exact",
+        "ppg-intra-corrected",
+        "ppg-intra-baseline",
+    ];
+    for m in methods {
+        for metric in ["dtr", "eel"] {
+            for utility in ["label", "ltr"] {
+                let r = row(&rows, m, metric, utility);
+                for field in [
+                    "method", "metric", "utility", "sessions", "fairness", "ndcg10", "queries",
+                    "seconds", "sampler", "gradient",
+                ] {
+                    assert!(r.get(field).is_some(), "{m}: no {field}");
+                }
+                assert_eq!(r["sessions"], 2);
+                assert!(r["queries"].as_u64().unwrap() > 0);
+                if m.starts_with("foe") && metric == "eel" {
+                    assert!(r["fairness"].is_null());
+                } else {
+                    let f = r["fairness"].as_f64().unwrap();
+                    let n = r["ndcg10"].as_f64().unwrap();
+                    assert!((0.0..=1.0).contains(&n), "{m} {metric}: ndcg {n}");
+                    if metric == "dtr" {
+                        assert!(f >= 1.0, "{m}: DTR {f}");
+                    } else {
+                        assert!(f >= 0.0, "{m}: EEL {f}");
+                    }
+                }
+            }
+        }
+    }
+    // The ideal ranking is ideal, and PPG with the intra constraint improves on it in
+    // fairness while keeping most of its NDCG.
+    let ideal = row(&rows, "ideal", "eel", "label");
+    assert_eq!(ideal["ndcg10"].as_f64(), Some(1.0));
+    let intra = row(&rows, "ppg-intra", "eel", "label");
+    assert!(intra["fairness"].as_f64() < ideal["fairness"].as_f64());
+    assert_eq!(
+        row(&rows, "ppg-intra-exact", "dtr", "label")["gradient"],
+        "exact"
+    );
+    assert_eq!(
+        row(&rows, "ppg-intra-corrected", "dtr", "label")["sampler"],
+        "corrected"
+    );
+}
+
+#[test]
+fn builtin_is_deterministic_and_table_prints() {
+    let args = [
+        "--method",
+        "ppg-intra,pl,rand",
+        "--runs",
+        "1",
+        "--epochs",
+        "5",
+        "--threads",
+        "1",
+    ];
+    let a = json(&args);
+    let b = json(&[&args[..6], &["--threads", "2"]].concat());
+    let strip = |rows: Vec<Value>| -> Vec<Value> {
+        rows.into_iter()
+            .map(|mut r| {
+                r["seconds"] = Value::Null;
+                r
+            })
+            .collect()
+    };
+    assert_eq!(strip(a), strip(b));
+    ppg()
+        .args(["reproduce", "--method", "ltr,ideal,foe-soft", "--runs", "1"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("foe-soft"))
+        .stdout(predicate::str::contains("NDCG@10"));
+}
+
+#[test]
+fn unknown_method_is_a_usage_error() {
+    ppg()
+        .args(["reproduce", "--method", "ppg-fast"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("unknown method \"ppg-fast\""));
+}
+
+#[test]
+fn bad_data_files() {
+    let cases = [
+        ("qid\tgroup\tlabel\n0\tL\t1\n0\tH\t0\n", 1, "missing column \"ltr_grade\""),
+        ("qid\tgroup\tlabel\tltr_grade\n0\tL\t1\t2\n0\tH\tx\t1\n", 3, "label \"x\" is not a number"),
+        ("", 1, "empty file"),
+        ("qid\tgroup\tlabel\tltr_grade\n0\tL\t1\t2\n1\tH\t0\t1\n1\tL\t0\t1\n", 2, "only one item"),
+        ("qid\tgroup\tlabel\tltr_grade\n0\tL\t1\t2\n0\tH\t0\t1\n0\tM\t0\t1\n", 4, "group \"M\""),
+        ("qid\tgroup\tlabel\tltr_grade\n0\tL\t1\t2\n0\tH\t0\t1\n1\tL\t0\t1\n1\tH\t0\t1\n0\tL\t1\t1\n", 6, "contiguous"),
+    ];
+    for (content, line, needle) in cases {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("data.tsv"), content).unwrap();
+        ppg()
+            .current_dir(dir.path())
+            .args(["reproduce", "--data", "data.tsv"])
+            .assert()
+            .code(2)
+            .stdout(predicate::str::is_empty())
+            .stderr(predicate::str::contains(format!("data.tsv:{line}:")))
+            .stderr(predicate::str::contains(needle));
+    }
+}
+
+fn data_dir() -> Option<PathBuf> {
+    match std::env::var_os("PPG_DATA_DIR") {
+        Some(dir) => Some(PathBuf::from(dir)),
+        None => {
+            println!("skipping: PPG_DATA_DIR not set");
+            None
+        }
+    }
+}
+
+/// protocol.md's deterministic rows (4 sessions): DTR, EEL, NDCG on the DTR queries, NDCG
+/// on the EEL queries, and the valid-query counts.
+#[test]
+fn deterministic_rows_on_trec() {
+    let Some(dir) = data_dir() else {
+        return;
+    };
+    let expected = [
+        (
+            "trec2019.tsv",
+            "ideal",
+            [1.668, 0.014, 1.000, 1.000],
+            [375, 554],
+        ),
+        (
+            "trec2019.tsv",
+            "ltr",
+            [1.901, 0.053, 0.817, 0.798],
+            [375, 554],
+        ),
+        (
+            "trec2020.tsv",
+            "ideal",
+            [2.499, 0.027, 1.000, 1.000],
+            [108, 190],
+        ),
+        (
+            "trec2020.tsv",
+            "ltr",
+            [2.986, 0.180, 0.385, 0.396],
+            [108, 190],
+        ),
+    ];
+    for (file, method, want, queries) in expected {
+        let path = dir.join(file);
+        let rows = json(&[
+            "--data",
+            path.to_str().unwrap(),
+            "--method",
+            method,
+            "--utility",
+            "label",
+            "--sessions",
+            "4",
+        ]);
+        let dtr = row(&rows, method, "dtr", "label");
+        let eel = row(&rows, method, "eel", "label");
+        let got = [
+            dtr["fairness"].as_f64().unwrap(),
+            eel["fairness"].as_f64().unwrap(),
+            dtr["ndcg10"].as_f64().unwrap(),
+            eel["ndcg10"].as_f64().unwrap(),
+        ];
+        for (g, w) in got.iter().zip(want) {
+            assert!(
+                (g - w).abs() <= 0.0005 + 1e-9,
+                "{file} {method}: {got:?} against {want:?}"
+            );
+        }
+        assert_eq!(dtr["queries"], queries[0]);
+        assert_eq!(eel["queries"], queries[1]);
+    }
+}
