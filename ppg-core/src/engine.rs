@@ -74,6 +74,10 @@ pub(crate) struct Work<'a> {
     pub diff_row: &'a mut [f64],
     pub diff_col: &'a mut [f64],
     pub costs: &'a mut [f64],
+    /// Each sample's share of the gradient, `(cost - baseline) / batch`.
+    pub scale: &'a mut [f32],
+    /// Sample positions in reference order, position-major: `n x batch`.
+    pub positions: &'a mut [u16],
 }
 
 const UNSEEN: u16 = u16::MAX;
@@ -107,6 +111,8 @@ impl<'a> Ppg<'a> {
             region_bytes::<f64>(nt.saturating_mul(nb.saturating_add(1))),
             region_bytes::<f64>(nb.saturating_mul(nt + 1)),
             region_bytes::<f64>(dims.batch),
+            region_bytes::<f32>(dims.batch),
+            region_bytes::<u16>(n.saturating_mul(dims.batch)),
         ]);
         sum(&[
             state,
@@ -172,6 +178,8 @@ impl<'a> Ppg<'a> {
             diff_row: arena.take(nt * (nb + 1))?,
             diff_col: arena.take(nb * (nt + 1))?,
             costs: arena.take(dims.batch)?,
+            scale: arena.take(dims.batch)?,
+            positions: arena.take(n * dims.batch)?,
         };
         let rng = Rng::new(seed);
         Ok(Ppg {

@@ -287,46 +287,44 @@ impl Ppg<'_> {
             }
             Gradient::Approximate => {
                 // sum_b c_b (e_b - w) / (w (1 - w)) = (E - w C) / (w (1 - w)), E the sum of c_b
-                // over the samples that invert the pair and C the sum of all c_b.
-                let mut c_all = 0.0;
-                for b in 0..batch {
-                    c_all += (self.work.costs[b] - baseline) / batch as f64;
+                // over the samples that invert the pair and C the sum of all c_b. In reference
+                // positions, pair (i, j), i < j, is inverted in sample b exactly when
+                // q_b[j] < q_b[i], q_b the sample's positions in reference order. Laid out
+                // position-major, each pair's E is a fixed-length loop over the batch: no
+                // mispredicted row ends, and lanes the compiler vectorises.
+                let scale = &mut self.work.scale[..batch];
+                for (c, &cost) in scale.iter_mut().zip(&self.work.costs[..batch]) {
+                    *c = ((cost - baseline) / batch as f64) as f32;
                 }
+                let c_all: f32 = scale.iter().sum();
                 for s in 0..self.sessions {
                     let reference = &self.state.reference[s * n..(s + 1) * n];
-                    locate(reference, &mut self.work.block[..n]);
+                    let q = &mut self.work.positions[..n * batch];
                     for b in 0..batch {
-                        let c = ((self.work.costs[b] - baseline) / batch as f64) as f32;
                         let block = &self.state.batch[b * total + s * n..b * total + (s + 1) * n];
                         locate(block, &mut self.work.pos[..n]);
-                        let (ref_pos, pos) = (&self.work.block[..n], &self.work.pos[..n]);
-                        let mut inverted = &mut grad_now[s * count..(s + 1) * count];
-                        // Branch-free: whether a pair is inverted is a coin flip early in
-                        // training, and a mispredicted branch per pair cost more than the add.
-                        for x in 0..n {
-                            let (row, rest) = inverted.split_at_mut(n - x - 1);
-                            let (rx, px) = (ref_pos[x], pos[x]);
-                            for ((acc, &ry), &py) in
-                                row.iter_mut().zip(&ref_pos[x + 1..]).zip(&pos[x + 1..])
-                            {
-                                let flipped = (rx < ry) != (px < py);
-                                *acc += c * f32::from(u8::from(flipped));
-                            }
-                            inverted = rest;
+                        for (i, &item) in reference.iter().enumerate() {
+                            q[i * batch + b] = self.work.pos[item as usize];
                         }
                     }
-                }
-                for (pair, w) in self.state.weights[..count * self.sessions]
-                    .iter_mut()
-                    .enumerate()
-                {
-                    let spread = *w * (1.0 - *w);
-                    // At exactly 0 or 1 the approximate score is 0/0: such a pair is left alone.
-                    if self.frozen.get(pair % count) || spread <= 0.0 {
-                        continue;
+                    let weights = &mut self.state.weights[s * count..(s + 1) * count];
+                    for i in 0..n {
+                        let qi = &q[i * batch..(i + 1) * batch];
+                        for j in i + 1..n {
+                            let qj = &q[j * batch..(j + 1) * batch];
+                            let inverted = inverted_share(scale, qi, qj);
+                            let (x, y) = (reference[i] as usize, reference[j] as usize);
+                            let (lo, hi) = (x.min(y), x.max(y));
+                            let pair = self.rows[lo].wrapping_add(hi as u32) as usize;
+                            let w = weights[pair];
+                            let spread = w * (1.0 - w);
+                            // At exactly 0 or 1 the approximate score is 0/0: left alone.
+                            if !self.frozen.get(pair) && spread > 0.0 {
+                                let g = (inverted - w * c_all) / spread;
+                                weights[pair] = clamp(w - config.learning_rate * g, config);
+                            }
+                        }
                     }
-                    let g = (grad_now[pair] - *w * c_all as f32) / spread;
-                    *w = clamp(*w - config.learning_rate * g, config);
                 }
             }
         }
@@ -366,6 +364,32 @@ impl Ppg<'_> {
                 .copy_from_slice(&self.state.best[s * n..(s + 1) * n]);
         }
     }
+}
+
+/// Sum of the shares `c[b]` of the samples with `later[b] < earlier[b]`, in eight lanes: a
+/// scalar loop here compiles to a data-dependent branch per sample (LLVM turns the mask back
+/// into a conditional add), while fixed lanes become vector compares and masks.
+#[inline(always)]
+fn inverted_share(c: &[f32], earlier: &[u16], later: &[u16]) -> f32 {
+    const LANES: usize = 8;
+    let mut lanes = [0.0f32; LANES];
+    let chunks = c
+        .chunks_exact(LANES)
+        .zip(earlier.chunks_exact(LANES))
+        .zip(later.chunks_exact(LANES));
+    for ((c, a), b) in chunks {
+        for k in 0..LANES {
+            // All ones when b < a.
+            let mask = ((i32::from(b[k]) - i32::from(a[k])) >> 31) as u32;
+            lanes[k] += f32::from_bits(c[k].to_bits() & mask);
+        }
+    }
+    let tail = c.len() / LANES * LANES;
+    for ((&c, &a), &b) in c[tail..].iter().zip(&earlier[tail..]).zip(&later[tail..]) {
+        let mask = ((i32::from(b) - i32::from(a)) >> 31) as u32;
+        lanes[0] += f32::from_bits(c.to_bits() & mask);
+    }
+    lanes.iter().sum()
 }
 
 fn clamp(w: f32, config: &TrainConfig) -> f32 {
