@@ -264,11 +264,11 @@ impl Ppg<'_> {
         } else {
             0.0
         };
-        let grad = core::mem::take(&mut self.grad);
-        let grad_now = &mut grad[..count * self.sessions];
-        grad_now.fill(0.0);
         match config.gradient {
             Gradient::Exact => {
+                let grad = core::mem::take(&mut self.grad);
+                let grad_now = &mut grad[..count * self.sessions];
+                grad_now.fill(0.0);
                 let batch_rankings = core::mem::take(&mut self.state.batch);
                 for b in 0..batch {
                     let scale = (self.work.costs[b] - baseline) / batch as f64;
@@ -284,6 +284,7 @@ impl Ppg<'_> {
                         *w = clamp(*w - config.learning_rate * grad_now[pair], config);
                     }
                 }
+                self.grad = grad;
             }
             Gradient::Approximate => {
                 // sum_b c_b (e_b - w) / (w (1 - w)) = (E - w C) / (w (1 - w)), E the sum of c_b
@@ -328,7 +329,6 @@ impl Ppg<'_> {
                 }
             }
         }
-        self.grad = grad;
         if improved.is_some() {
             self.rereference();
         }
