@@ -16,6 +16,9 @@ use crate::output::AtomicFile;
 use crate::parallel::{self, Progress};
 use crate::seed;
 
+/// Memory one worker's engine may take.
+const MAX_ENGINE_BYTES: usize = 2 << 30;
+
 /// One query's outcome: its rankings of item indices (rows of the query) and the cost of
 /// the input and of the output.
 struct Outcome {
@@ -70,6 +73,19 @@ pub fn run(args: &RerankArgs) -> Result<()> {
         .unwrap_or(1);
     let tables = Tables::new(longest, start);
     let dims = Dims::new(longest, args.sessions, recipe.train.batch);
+    // The engine holds n^2 / 2 weights per session, several times over: refuse up front
+    // what would exhaust memory rather than abort mid-run.
+    let bytes = Ppg::bytes(dims);
+    if bytes > MAX_ENGINE_BYTES {
+        return Err(CliError::Usage(format!(
+            "the longest query has {longest} items: with {} sessions and batch {} one PPG \
+             engine needs {} MiB (limit {} MiB); split the list or use fewer sessions",
+            args.sessions,
+            recipe.train.batch,
+            bytes >> 20,
+            MAX_ENGINE_BYTES >> 20
+        )));
+    }
     let order: Vec<usize> = longest_first(&input.queries);
     let progress = Progress::new("rerank", input.queries.len(), 200);
     let results = parallel::map(
