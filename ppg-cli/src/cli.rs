@@ -156,6 +156,9 @@ pub struct RerankArgs {
     /// Keep the input order within each group (the paper's intra-group constraint).
     #[arg(long)]
     pub intra: bool,
+    /// Weight (inversion probability) every unconstrained pair starts from.
+    #[arg(long, default_value_t = 0.5)]
+    pub initial_weight: f32,
     /// Seed of every random choice.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
@@ -262,6 +265,9 @@ pub struct ReproduceArgs {
     /// Epochs at most (PPG and PL).
     #[arg(long, default_value_t = 50)]
     pub epochs: u32,
+    /// PPG's initial pair weight.
+    #[arg(long, default_value_t = 0.5)]
+    pub initial_weight: f32,
     /// PL's Adam learning rate.
     #[arg(long, default_value_t = 0.1)]
     pub pl_lr: f32,

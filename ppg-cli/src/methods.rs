@@ -155,6 +155,8 @@ pub struct Setup<'a> {
     pub metric: Metric,
     /// PPG's recipe before the variant's changes.
     pub train: TrainConfig,
+    /// PPG's initial pair weight.
+    pub initial_weight: f32,
     pub pl: PlConfig,
 }
 
@@ -226,6 +228,7 @@ pub fn run(
                     ..setup.train
                 },
                 intra: v.intra,
+                initial_weight: setup.initial_weight,
             };
             let engine = engines.ppg.as_mut().expect("a PPG engine for PPG rows");
             let best = optimise::ppg(engine, seed, &group_s, s, &mut cost, &recipe)

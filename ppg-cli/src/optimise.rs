@@ -5,12 +5,14 @@
 
 use ppg_core::{Error, Objective, PlConfig, PlackettLuce, Ppg, TrainConfig};
 
-/// A PPG training recipe: the trainer's configuration and whether items of the same group
-/// keep their starting order (the paper's intra-group constraint).
+/// A PPG training recipe: the trainer's configuration, whether items of the same group
+/// keep their starting order (the paper's intra-group constraint), and the weight every
+/// unconstrained pair starts from.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct PpgRecipe {
     pub train: TrainConfig,
     pub intra: bool,
+    pub initial_weight: f32,
 }
 
 /// The paper's initial weight of every unconstrained pair.
@@ -31,7 +33,7 @@ pub fn ppg(
     recipe: &PpgRecipe,
 ) -> Result<Vec<u16>, Error> {
     engine.reseed(seed);
-    engine.start(group.len(), sessions, INITIAL_WEIGHT)?;
+    engine.start(group.len(), sessions, recipe.initial_weight)?;
     if recipe.intra {
         engine.keep_order_within(group)?;
     }

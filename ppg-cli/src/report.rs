@@ -531,9 +531,13 @@ const NOTES: &str = "
   uniform permutations move DTR by about 0.04 (compare the table's RAND with the sweep's
   4-session point, drawn from other seeds).
 - **Session sweep.** As in the paper, PPG reaches EEL's optimum from one session on with true
-  labels, and is at least as fair as PL after 32 sessions with LTR grades; PL needs many
-  sessions to approach it. Unlike the paper's figures, PPG's DTR gets worse beyond 4-8
-  sessions (TREC 2020 true labels: PPG + intra 1.81 at 1-4 sessions, 2.10 at 32): the
-  weights grow with the sessions (S n^2/2) while the budget stays 50 epochs of 16 samples,
-  so the search covers less of the space per session. The paper does not say whether it
-  scaled its budget with S.";
+  labels, and with LTR grades one session of PPG is about as fair on EEL as 32 sessions of
+  PL (both data sets within 0.01; PL needs many sessions to get there). Unlike
+  the paper's figures, PPG's DTR gets worse beyond 4-8 sessions (TREC 2020 true labels:
+  PPG + intra 1.81 at 1-4 sessions, 2.10 at 32), although the one-session best repeated 32
+  times would keep 1.81. Every sample redraws all S blocks, so its cost is an average over
+  S independent perturbations and concentrates around their mean; the best of 800 samples,
+  which is what PPG keeps, then rarely beats the reference. In one run at 32 sessions none
+  of these recovered it: 200 epochs (2.05), learning rate 0.4 (2.21), initial weights 0.1
+  (`--initial-weight 0.1`, 2.20), the exact gradient (2.35), the corrected sampler (2.09), a baseline (2.35). The
+  paper does not say how its budget scaled with S.";

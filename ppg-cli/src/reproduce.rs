@@ -41,6 +41,7 @@ pub struct Experiment {
     pub seed: u64,
     /// PPG's learning rate when given; else [`reference_lr`].
     pub lr: Option<f32>,
+    pub initial_weight: f32,
     pub train: TrainConfig,
     pub pl: PlConfig,
 }
@@ -48,6 +49,10 @@ pub struct Experiment {
 impl Experiment {
     pub fn new(name: String, queries: Vec<Query>, args: &ReproduceArgs) -> Result<Self> {
         let lr_ok = |lr: f32| lr.is_finite() && lr >= 0.0;
+        let w0 = args.initial_weight;
+        if !(w0 > 0.0 && w0 < 1.0) {
+            return Err(CliError::Usage("--initial-weight must be in (0, 1)".into()));
+        }
         if !(args.lr.is_none_or(lr_ok) && lr_ok(args.pl_lr)) {
             return Err(CliError::Usage(
                 "--lr and --pl-lr must be finite and non-negative".into(),
@@ -61,6 +66,7 @@ impl Experiment {
             threads: parallel::threads(args.threads),
             seed: args.seed,
             lr: args.lr,
+            initial_weight: args.initial_weight,
             train: TrainConfig {
                 epochs: args.epochs,
                 ..TrainConfig::default()
@@ -127,6 +133,7 @@ impl Experiment {
                 ..self.train
             },
             pl: self.pl,
+            initial_weight: self.initial_weight,
         };
         let dims = Dims::new(
             longest,

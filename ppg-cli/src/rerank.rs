@@ -11,7 +11,7 @@ use crate::cli::{
 use crate::cost::{Cost, CostSpec, Metric, Tables};
 use crate::data::{ranking_by, read_rerank, RerankInput, RerankQuery};
 use crate::error::{CliError, Result};
-use crate::optimise::{self, PpgRecipe};
+use crate::optimise::{self, PpgRecipe, INITIAL_WEIGHT};
 use crate::output::AtomicFile;
 use crate::parallel::{self, Progress};
 use crate::seed;
@@ -297,11 +297,18 @@ fn recipe(args: &RerankArgs) -> Result<PpgRecipe> {
             ..TrainConfig::default()
         }
     };
+    let w0 = args.initial_weight;
+    if !(w0 > 0.0 && w0 < 1.0) || (args.reference_run && w0 != INITIAL_WEIGHT) {
+        return Err(CliError::Usage(
+            "--initial-weight must be in (0, 1), and 0.5 with --reference-run".into(),
+        ));
+    }
     train
         .check(train.batch.max(1))
         .map_err(|e| CliError::Usage(format!("bad training recipe: {e}")))?;
     Ok(PpgRecipe {
         train,
         intra: args.intra,
+        initial_weight: args.initial_weight,
     })
 }
