@@ -52,6 +52,16 @@ fn query(rng: &mut Rng) -> Query {
 mod tests {
     use super::*;
 
+    /// Pinned: the quick start's numbers must not move between releases or platforms.
+    #[test]
+    fn golden() {
+        let q = &generate(2022, 1)[0];
+        assert_eq!(q.len(), 20);
+        assert_eq!(q.group[..5], [0, 0, 0, 0, 0]);
+        assert_eq!(q.label[..5], [0.0, 0.0, 1.0, 0.0, 0.0]);
+        assert_eq!(q.ltr[..5], [1.0, 1.0, 3.0, 2.0, 2.0]);
+    }
+
     #[test]
     fn deterministic_and_shaped() {
         let a = generate(2022, QUERIES);
