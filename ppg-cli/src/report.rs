@@ -212,6 +212,13 @@ fn markdown(args: &ReproduceArgs, methods: &[Method], sections: &[Section]) -> S
         args.seed,
         args.sweep_runs
     );
+    let _ = writeln!(
+        w,
+        "One table alone: `ppg reproduce --data $PPG_DATA_DIR/trec2019.tsv` (add \
+         `--utility label`, `--metric dtr`, `--method ppg-intra,pl`, `--format json` to narrow \
+         it down); the quick start `ppg reproduce` runs the same protocol on a built-in data \
+         set.\n"
+    );
     let _ = writeln!(w, "{}", HOW_TO_READ.trim());
     let _ = writeln!(
         w,
@@ -525,11 +532,11 @@ const NOTES: &str = "
 - **TREC 2020 LTR and Ideal rows** (EEL 0.180 against 0.173, DTR 2.499 against 2.538). Ours
   equal protocol.md's deterministic rows to the third decimal; the published ones differ by
   the order of tied items in the long lists (the paper's numpy sort broke ties
-  differently), which also shifts every TREC 2020 row started from them, e.g. PPG + intra's
-  NDCG@10 with LTR grades (0.383 against 0.370).
-- **RAND** differs by sampling noise only: on TREC 2020's 108 DTR queries two runs of
-  uniform permutations move DTR by about 0.04 (compare the table's RAND with the sweep's
-  4-session point, drawn from other seeds).
+  differently), which likely shifts the TREC 2020 rows started from them by as much, e.g.
+  PPG + intra's NDCG@10 with LTR grades (0.383 against 0.370, as LTR's 0.385 against 0.373).
+- **RAND** differs by sampling noise only: on TREC 2020's 108 DTR queries one run of uniform
+  permutations differs from the next by several hundredths (compare the table's RAND, the
+  mean of two runs, with the sweep's 4-session point, the first run alone).
 - **Session sweep.** As in the paper, PPG reaches EEL's optimum from one session on with true
   labels, and with LTR grades one session of PPG is about as fair on EEL as 32 sessions of
   PL (both data sets within 0.01; PL needs many sessions to get there). Unlike
@@ -539,5 +546,5 @@ const NOTES: &str = "
   S independent perturbations and concentrates around their mean; the best of 800 samples,
   which is what PPG keeps, then rarely beats the reference. In one run at 32 sessions none
   of these recovered it: 200 epochs (2.05), learning rate 0.4 (2.21), initial weights 0.1
-  (`--initial-weight 0.1`, 2.20), the exact gradient (2.35), the corrected sampler (2.09), a baseline (2.35). The
-  paper does not say how its budget scaled with S.";
+  (`--initial-weight 0.1`, 2.20), the exact gradient (2.35), the corrected sampler (2.09),
+  a baseline (2.35). The paper does not say how its budget scaled with S.";
