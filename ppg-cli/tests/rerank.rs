@@ -240,3 +240,33 @@ fn missing_input_file_is_exit_2() {
         .code(2)
         .stderr(predicate::str::contains("cannot read"));
 }
+
+#[test]
+fn default_output_is_never_worse_than_the_input() {
+    for metric in ["eel", "dtr"] {
+        let out = ppg()
+            .arg("rerank")
+            .arg(example())
+            .args(["--metric", metric, "--epochs", "3", "-v"])
+            .assert()
+            .success()
+            .get_output()
+            .stderr
+            .clone();
+        let text = String::from_utf8(out).unwrap();
+        let mut queries = 0;
+        for line in text.lines() {
+            // "query q1: cost 0.039563 -> 0.039563"
+            let costs: Vec<f64> = line
+                .rsplit(": cost ")
+                .next()
+                .unwrap()
+                .split(" -> ")
+                .map(|c| c.parse().unwrap())
+                .collect();
+            assert!(costs[1] <= costs[0], "{metric}: {line}");
+            queries += 1;
+        }
+        assert_eq!(queries, 3);
+    }
+}
