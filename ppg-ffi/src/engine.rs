@@ -19,6 +19,9 @@ use ppg_core::{Dims, Objective, PlackettLuce, Ppg, SamplerMode, TrainConfig, Tra
 const QUERY_WEIGHT: f32 = 0.5;
 
 /// The optimiser: PPG or the PL baseline, through the same calls.
+// One per engine, in caller memory, and no allocator to box a variant into: the 200-odd
+// bytes a PL engine leaves unused do not matter.
+#[allow(clippy::large_enum_variant)]
 enum Core<'a> {
     Ppg(Ppg<'a>),
     Pl(PlackettLuce<'a>),
