@@ -90,6 +90,7 @@ fn frequencies_of_200000_samples_match_the_exact_probabilities() {
                 counts[k] += 1;
             }
             let stat = chi_square(&counts, &probs, draws);
+            println!("n={n} {mode:?}: chi-square {stat:.2} (limit {limit})");
             assert!(stat < limit, "n={n} {mode:?}: chi-square {stat} >= {limit}");
         }
     }
