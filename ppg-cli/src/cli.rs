@@ -268,9 +268,10 @@ pub struct ReproduceArgs {
     /// PPG's initial pair weight.
     #[arg(long, default_value_t = 0.5)]
     pub initial_weight: f32,
-    /// PL's Adam learning rate.
-    #[arg(long, default_value_t = 0.1)]
-    pub pl_lr: f32,
+    /// PL's Adam learning rate [default: the reference drivers' rate, as for PPG: 0.4 with
+    /// LTR grades, 0.01 with true labels].
+    #[arg(long)]
+    pub pl_lr: Option<f32>,
     /// Worker threads (0: one per core).
     #[arg(long, default_value_t = 0)]
     pub threads: usize,

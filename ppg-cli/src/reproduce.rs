@@ -41,6 +41,8 @@ pub struct Experiment {
     pub seed: u64,
     /// PPG's learning rate when given; else [`reference_lr`].
     pub lr: Option<f32>,
+    /// PL's learning rate when given; else [`reference_lr`].
+    pub pl_lr: Option<f32>,
     pub initial_weight: f32,
     pub train: TrainConfig,
     pub pl: PlConfig,
@@ -53,7 +55,7 @@ impl Experiment {
         if !(w0 > 0.0 && w0 < 1.0) {
             return Err(CliError::Usage("--initial-weight must be in (0, 1)".into()));
         }
-        if !(args.lr.is_none_or(lr_ok) && lr_ok(args.pl_lr)) {
+        if !(args.lr.is_none_or(lr_ok) && args.pl_lr.is_none_or(lr_ok)) {
             return Err(CliError::Usage(
                 "--lr and --pl-lr must be finite and non-negative".into(),
             ));
@@ -66,13 +68,13 @@ impl Experiment {
             threads: parallel::threads(args.threads),
             seed: args.seed,
             lr: args.lr,
+            pl_lr: args.pl_lr,
             initial_weight: args.initial_weight,
             train: TrainConfig {
                 epochs: args.epochs,
                 ..TrainConfig::default()
             },
             pl: PlConfig {
-                lr: args.pl_lr,
                 epochs: args.epochs,
                 ..PlConfig::default()
             },
@@ -132,7 +134,10 @@ impl Experiment {
                 learning_rate: self.lr.unwrap_or(reference_lr(utility)),
                 ..self.train
             },
-            pl: self.pl,
+            pl: PlConfig {
+                lr: self.pl_lr.unwrap_or(reference_lr(utility)),
+                ..self.pl
+            },
             initial_weight: self.initial_weight,
         };
         let dims = Dims::new(
@@ -213,7 +218,8 @@ impl Experiment {
 }
 
 /// The learning rate of the paper's reference drivers: 0.4 with LTR grades, 0.01 in the
-/// true-label driver (protocol.md).
+/// true-label driver (protocol.md). A driver has one rate for every optimiser it runs, so
+/// PL gets it too unless `--pl-lr` says otherwise.
 pub fn reference_lr(utility: DataUtility) -> f32 {
     match utility {
         DataUtility::Ltr => 0.4,
