@@ -4,9 +4,13 @@
 //! reference then only flips `w -> 1 - w` on pairs whose order changed, and a constraint
 //! never has to be re-indexed.
 
-/// Number of unordered pairs among `n` items.
+/// Number of unordered pairs among `n` items; `usize::MAX` when that overflows (a 32-bit
+/// target past 46,341 items), so that a layout reports "too large" instead of too little.
 pub(crate) const fn count(n: usize) -> usize {
-    n.saturating_mul(n.saturating_sub(1)) / 2
+    match n.checked_mul(n.saturating_sub(1)) {
+        Some(twice) => twice / 2,
+        None => usize::MAX,
+    }
 }
 
 /// Index of the pair `{a, b}` (`a != b`, both below `n`) in a packed triangle.
