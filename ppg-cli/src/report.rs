@@ -9,7 +9,7 @@ use crate::cli::{DataUtility, ReproduceArgs};
 use crate::cost::Metric;
 use crate::data::read_protocol;
 use crate::error::{CliError, Result};
-use crate::methods::{Method, DEFAULT_METHODS};
+use crate::methods::{default_methods, Method, PAPER_METHODS};
 use crate::output::write_atomic;
 use crate::plot::{self, Line, Panel};
 use crate::published::{deterministic, published, reference_run};
@@ -56,7 +56,7 @@ pub fn run(args: &ReproduceArgs) -> Result<()> {
     }
     let dir = data_dir(args);
     let methods = if args.method.is_empty() {
-        let mut names: Vec<String> = DEFAULT_METHODS.iter().map(|s| s.to_string()).collect();
+        let mut names: Vec<String> = default_methods().map(str::to_string).collect();
         names.extend(EXTRA_METHODS.iter().map(|s| s.to_string()));
         parse_methods(&names)?
     } else {
@@ -430,16 +430,7 @@ fn misses(w: &mut String, sections: &[Section]) {
     let mut any = false;
     for s in sections {
         for utility in UTILITIES {
-            for method in [
-                "ppg",
-                "ppg-intra",
-                "pl",
-                "rand",
-                "ltr",
-                "ideal",
-                "foe-soft",
-                "foe-hard",
-            ] {
+            for method in PAPER_METHODS {
                 let Some(paper) = published(s.key, utility, method) else {
                     continue;
                 };

@@ -9,7 +9,7 @@ use crate::cli::{DataUtility, FairnessArg, Format, ReproduceArgs};
 use crate::cost::{evaluate, Metric, Tables};
 use crate::data::{read_protocol, Query};
 use crate::error::{CliError, Result};
-use crate::methods::{self, Engines, Method, Setup, DEFAULT_METHODS};
+use crate::methods::{self, default_methods, Engines, Method, Setup};
 use crate::parallel::{self, Progress};
 use crate::{builtin, seed, table};
 
@@ -230,8 +230,7 @@ pub fn reference_lr(utility: DataUtility) -> f32 {
 /// Parses `--method` (or the default list).
 pub fn parse_methods(names: &[String]) -> Result<Vec<Method>> {
     if names.is_empty() {
-        return Ok(DEFAULT_METHODS
-            .iter()
+        return Ok(default_methods()
             .map(|n| Method::parse(n).expect("default methods parse"))
             .collect());
     }
