@@ -20,6 +20,23 @@ fn sampling(c: &mut Criterion) {
             });
         }
     }
+    // The uncorrected sampler re-indexes the weights by reference position on the first
+    // draw after they change; this is what that costs on top of a draw.
+    let (items, sessions) = (20, 4);
+    let dims = Dims::new(items, sessions, 1);
+    let mut mem = vec![0u8; Ppg::bytes(dims)];
+    let mut ppg = Ppg::new(&mut mem, dims, 1).unwrap();
+    ppg.start(items, sessions, 0.5).unwrap();
+    let mut out = vec![0u16; items * sessions];
+    let mut flip = false;
+    group.bench_function("Uncorrected-after-a-weight-change/4x20", |b| {
+        b.iter(|| {
+            flip = !flip;
+            ppg.set_weight(0, 0, 1, if flip { 0.4 } else { 0.5 })
+                .unwrap();
+            black_box(ppg.sample(SamplerMode::Uncorrected, &mut out).unwrap())
+        })
+    });
     group.finish();
 }
 

@@ -4,6 +4,7 @@ use crate::arena::{region_bytes, Arena};
 use crate::pairs::{self, PairBits, Weights};
 use crate::sampler::{self, Draw, LogProb, Replay, SamplerMode, Scratch};
 use crate::score::ScoreWalk;
+use crate::uncorrected::{self, Buffers, ByPosition};
 use crate::{Dims, Error, Rng};
 
 /// A Probabilistic Permutation Graph over `sessions` independent blocks of the same list.
@@ -35,9 +36,18 @@ pub struct Ppg<'a> {
     pub(crate) saved_rng: Rng,
     pub(crate) frozen: PairBits<'a>,
     pub(crate) grad: &'a mut [f32],
+    /// The weights re-indexed by reference position for the uncorrected sampler, rebuilt
+    /// on the first draw after `weights` or `reference` change.
+    pub(crate) by_position: &'a mut [f32],
+    pub(crate) by_position_stale: bool,
     pub(crate) rows: &'a mut [u32],
     pub(crate) schedule: &'a mut [[u16; 3]],
     pub(crate) merges: usize,
+    /// The schedule's runs of equal merge length, for the uncorrected sampler.
+    pub(crate) runs: [[u16; 2]; uncorrected::MAX_RUNS],
+    pub(crate) run_count: usize,
+    /// Top items over all merges of a block: the uniforms an uncorrected block draws.
+    pub(crate) tops: usize,
     pub(crate) work: Work<'a>,
 }
 
@@ -76,8 +86,11 @@ pub(crate) struct Work<'a> {
     pub costs: &'a mut [f64],
     /// Each sample's share of the gradient, `(cost - baseline) / batch`.
     pub scale: &'a mut [f32],
-    /// Sample positions in reference order, position-major: `n x batch`.
+    /// Scratch for the approximate step's sample keys (see `trainer::inverted_shares`):
+    /// `n x batch`.
     pub positions: &'a mut [u16],
+    /// Uniforms of one uncorrected block.
+    pub uniforms: &'a mut [u32],
 }
 
 const UNSEEN: u16 = u16::MAX;
@@ -113,11 +126,13 @@ impl<'a> Ppg<'a> {
             region_bytes::<f64>(dims.batch),
             region_bytes::<f32>(dims.batch),
             region_bytes::<u16>(n.saturating_mul(dims.batch)),
+            region_bytes::<u32>(uncorrected::uniforms_for(n)),
         ]);
         sum(&[
             state,
             state,
             region_bytes::<u32>(PairBits::words_for(n)),
+            region_bytes::<f32>(pairs),
             region_bytes::<f32>(pairs),
             region_bytes::<u32>(n),
             region_bytes::<[u16; 3]>(n),
@@ -163,6 +178,7 @@ impl<'a> Ppg<'a> {
             words: arena.take(PairBits::words_for(n))?,
         };
         let grad = arena.take(pairs)?;
+        let by_position = arena.take(pairs)?;
         let rows = arena.take(n)?;
         let schedule = arena.take(n)?;
         let work = Work {
@@ -180,6 +196,7 @@ impl<'a> Ppg<'a> {
             costs: arena.take(dims.batch)?,
             scale: arena.take(dims.batch)?,
             positions: arena.take(n * dims.batch)?,
+            uniforms: arena.take(uncorrected::uniforms_for(n))?,
         };
         let rng = Rng::new(seed);
         Ok(Ppg {
@@ -192,9 +209,14 @@ impl<'a> Ppg<'a> {
             saved,
             frozen,
             grad,
+            by_position,
+            by_position_stale: true,
             rows,
             schedule,
             merges: 0,
+            runs: [[0; 2]; uncorrected::MAX_RUNS],
+            run_count: 0,
+            tops: 0,
             work,
         })
     }
@@ -254,6 +276,11 @@ impl<'a> Ppg<'a> {
         self.sessions = sessions;
         pairs::fill_rows(items, self.rows);
         self.merges = sampler::fill_schedule(items, self.schedule);
+        self.run_count = uncorrected::fill_runs(&self.schedule[..self.merges], &mut self.runs);
+        self.tops = self.schedule[..self.merges]
+            .iter()
+            .map(|&[lo, mid, _]| usize::from(mid - lo))
+            .sum();
         for block in self.state.reference[..items * sessions].chunks_exact_mut(items) {
             for (k, slot) in block.iter_mut().enumerate() {
                 *slot = k as u16;
@@ -262,6 +289,7 @@ impl<'a> Ppg<'a> {
         let count = self.pair_count();
         self.state.weights[..count * sessions].fill(initial_weight);
         self.frozen.clear();
+        self.by_position_stale = true;
         self.state.best_cost = f64::INFINITY;
         self.state.pending = 0;
         Ok(())
@@ -308,6 +336,7 @@ impl<'a> Ppg<'a> {
 
     fn freeze(&mut self, pair: usize) {
         self.frozen.set(pair);
+        self.by_position_stale = true;
         let count = self.pair_count();
         for s in 0..self.sessions {
             self.state.weights[s * count + pair] = 0.0;
@@ -385,6 +414,7 @@ impl<'a> Ppg<'a> {
             return Err(Error::InvalidConfig("the pair is constrained"));
         }
         self.state.weights[pair] = w;
+        self.by_position_stale = true;
         Ok(())
     }
 
@@ -548,6 +578,30 @@ impl<'a> Ppg<'a> {
         Ok(pairs::index(a, b, self.n))
     }
 
+    /// Re-indexes the weights by reference position if they or the reference changed.
+    fn refresh_by_position(&mut self) {
+        if !self.by_position_stale {
+            return;
+        }
+        let (n, count) = (self.n, self.pair_count());
+        let rows = &self.rows[..n];
+        for s in 0..self.sessions {
+            let reference = &self.state.reference[s * n..(s + 1) * n];
+            let w = Weights {
+                w: &self.state.weights[s * count..(s + 1) * count],
+                rows,
+            };
+            let out = &mut self.by_position[s * count..(s + 1) * count];
+            for (x, &a) in reference.iter().enumerate() {
+                let row = rows[x];
+                for (y, &b) in reference.iter().enumerate().skip(x + 1) {
+                    out[row.wrapping_add(y as u32) as usize] = w.w[w.pair(a as usize, b as usize)];
+                }
+            }
+        }
+        self.by_position_stale = false;
+    }
+
     pub(crate) fn save(&mut self) {
         self.saved.copy_from(&self.state);
         self.saved_rng = self.rng.clone();
@@ -556,6 +610,7 @@ impl<'a> Ppg<'a> {
     pub(crate) fn restore(&mut self) {
         self.state.copy_from(&self.saved);
         self.rng = self.saved_rng.clone();
+        self.by_position_stale = true;
     }
 }
 
@@ -583,6 +638,9 @@ pub(crate) fn sample_into<const TRACK: bool>(
     mode: SamplerMode,
     out: &mut [u16],
 ) -> f64 {
+    if mode == SamplerMode::Uncorrected {
+        return sample_uncorrected::<TRACK>(ppg, out);
+    }
     let (n, count) = (ppg.n, ppg.pair_count());
     let mut draw = Draw::<TRACK>::new(&mut ppg.rng);
     for (s, seg) in out.chunks_exact_mut(n).enumerate() {
@@ -602,6 +660,42 @@ pub(crate) fn sample_into<const TRACK: bool>(
     }
     if TRACK {
         draw.log_prob.value()
+    } else {
+        0.0
+    }
+}
+
+fn sample_uncorrected<const TRACK: bool>(ppg: &mut Ppg, out: &mut [u16]) -> f64 {
+    ppg.refresh_by_position();
+    let (n, count) = (ppg.n, ppg.pair_count());
+    let mut log = LogProb::new();
+    for (s, seg) in out.chunks_exact_mut(n).enumerate() {
+        let w = ByPosition {
+            w: &ppg.by_position[s * count..(s + 1) * count],
+            rows: &ppg.rows[..n],
+        };
+        let mut buffers = Buffers {
+            moved: ppg.work.scratch.top,
+            counts: ppg.work.scratch.passed,
+            uniforms: ppg.work.uniforms,
+        };
+        uncorrected::draw_block::<TRACK>(
+            seg,
+            &ppg.schedule[..ppg.merges],
+            &ppg.runs[..ppg.run_count],
+            ppg.tops,
+            w,
+            &mut buffers,
+            &mut ppg.rng,
+            &mut log,
+        );
+        let reference = &ppg.state.reference[s * n..(s + 1) * n];
+        for slot in seg.iter_mut() {
+            *slot = reference[usize::from(*slot)];
+        }
+    }
+    if TRACK {
+        log.value()
     } else {
         0.0
     }

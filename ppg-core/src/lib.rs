@@ -15,6 +15,7 @@ mod rng;
 mod sampler;
 mod score;
 mod trainer;
+mod uncorrected;
 
 pub use dims::{Dims, MAX_ITEMS};
 pub use engine::Ppg;

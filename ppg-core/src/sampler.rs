@@ -82,8 +82,9 @@ impl Scratch<'_> {
     }
 }
 
-/// The merges of a block of `n` items in the order the recursive algorithm performs them
-/// (split at `len / 2`, top half, bottom half, then merge), as `(lo, mid, hi)` triples.
+/// The merges of a block of `n` items (split at `len / 2`, merge the sampled halves) as
+/// `(lo, mid, hi)` triples, shortest first: a merge comes after those of its halves, and
+/// merges of one shape are consecutive, so a sampler can handle each shape in one loop.
 /// Computed once per query so that sampling runs a flat loop instead of recursing.
 pub(crate) fn fill_schedule(n: usize, out: &mut [[u16; 3]]) -> usize {
     fn visit(lo: usize, hi: usize, out: &mut [[u16; 3]], k: &mut usize) {
@@ -99,6 +100,7 @@ pub(crate) fn fill_schedule(n: usize, out: &mut [[u16; 3]]) -> usize {
     }
     let mut k = 0;
     visit(0, n, out, &mut k);
+    out[..k].sort_unstable_by_key(|&[lo, _, hi]| (hi - lo, lo));
     k
 }
 

@@ -20,7 +20,7 @@ struct Case {
 }
 
 fn case() -> impl Strategy<Value = Case> {
-    (1usize..14, 1usize..4).prop_flat_map(|(n, sessions)| {
+    (1usize..40, 1usize..4).prop_flat_map(|(n, sessions)| {
         let pairs = n * (n - 1) / 2;
         (
             Just(n),
