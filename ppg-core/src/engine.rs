@@ -91,6 +91,8 @@ pub(crate) struct Work<'a> {
     pub positions: &'a mut [u16],
     /// Uniforms of one uncorrected block.
     pub uniforms: &'a mut [u32],
+    /// The approximate step's two subset-sum tables.
+    pub subsets: &'a mut [[[f32; 256]; 2]],
 }
 
 const UNSEEN: u16 = u16::MAX;
@@ -127,6 +129,7 @@ impl<'a> Ppg<'a> {
             region_bytes::<f32>(dims.batch),
             region_bytes::<u16>(n.saturating_mul(dims.batch)),
             region_bytes::<u32>(uncorrected::uniforms_for(n)),
+            region_bytes::<[[f32; 256]; 2]>(1),
         ]);
         sum(&[
             state,
@@ -197,6 +200,7 @@ impl<'a> Ppg<'a> {
             scale: arena.take(dims.batch)?,
             positions: arena.take(n * dims.batch)?,
             uniforms: arena.take(uncorrected::uniforms_for(n))?,
+            subsets: arena.take(1)?,
         };
         let rng = Rng::new(seed);
         Ok(Ppg {

@@ -295,7 +295,7 @@ impl Ppg<'_> {
                     *c = ((cost - baseline) / batch as f64) as f32;
                 }
                 let c_all: f32 = scale.iter().sum();
-                let mut sums = SubsetSums::new();
+                let mut sums = SubsetSums::new(&mut self.work.subsets[0]);
                 for s in 0..self.sessions {
                     let rank = &mut self.work.pos[..n];
                     locate(&self.state.reference[s * n..(s + 1) * n], rank);
@@ -446,17 +446,18 @@ const BIT_WEIGHTS: [u8; PASS] = [1, 2, 4, 8, 16, 32, 64, 128, 1, 2, 4, 8, 16, 32
 /// Sums of every subset of the shares of one pass's samples, a table per byte of the mask
 /// that names the subset: E of a pair is then two loads and an add, where summing its
 /// samples one by one costs a compare, a mask and an add for each.
-struct SubsetSums {
-    bytes: [[f32; 256]; 2],
+struct SubsetSums<'t> {
+    /// Two tables of 256, from the engine's memory (2 KiB is much for a small stack).
+    bytes: &'t mut [[f32; 256]; 2],
     /// First sample of the loaded pass; the shares do not change within a step, so the
     /// tables of a single pass are built once for all sessions.
     start: usize,
 }
 
-impl SubsetSums {
-    fn new() -> Self {
+impl<'t> SubsetSums<'t> {
+    fn new(bytes: &'t mut [[f32; 256]; 2]) -> Self {
         SubsetSums {
-            bytes: [[0.0; 256]; 2],
+            bytes,
             start: usize::MAX,
         }
     }
@@ -638,7 +639,7 @@ mod tests {
             &rank,
             blocks,
             &shares,
-            &mut SubsetSums::new(),
+            &mut SubsetSums::new(&mut [[0.0; 256]; 2]),
             &mut out,
         );
         let scale: f64 = shares.iter().map(|&c| f64::from(c.abs())).sum();
