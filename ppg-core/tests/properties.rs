@@ -159,5 +159,23 @@ proptest! {
                 prop_assert_eq!(ppg.weight(s, a, b).unwrap(), 0.0);
             }
         }
+        // The uncorrected sampler draws from a copy of the weights by reference position:
+        // after training moved the weights and the reference, and after a failed run put
+        // them back, a sample's own log-probability must still be the one replayed from
+        // the weights themselves.
+        let mut out = vec![0u16; n * c.sessions];
+        let log_p = ppg.sample(SamplerMode::Uncorrected, &mut out).unwrap();
+        let replayed = ppg.log_prob(SamplerMode::Uncorrected, &out).unwrap();
+        prop_assert!((replayed - log_p).abs() < 1e-9);
+        // Fails in the second epoch, after a step has moved the weights.
+        let mut calls = 0;
+        let mut failing = |r: &[u16], _: usize| {
+            calls += 1;
+            if calls > 8 { f64::NAN } else { r[0] as f64 }
+        };
+        prop_assert!(ppg.train(&mut failing, &config).is_err());
+        let log_p = ppg.sample(SamplerMode::Uncorrected, &mut out).unwrap();
+        let replayed = ppg.log_prob(SamplerMode::Uncorrected, &out).unwrap();
+        prop_assert!((replayed - log_p).abs() < 1e-9);
     }
 }
