@@ -107,7 +107,11 @@ pub(crate) fn draw_block<const TRACK: bool>(
         let (mine, others) = u.split_at(nt * usize::from(same));
         u = others;
         match len {
-            2 => run_small::<TRACK, 1, 1>(seg, group, mine, w, log),
+            2 => {
+                for (&[lo, _, _], &u) in group.iter().zip(mine) {
+                    swap_or_keep::<TRACK>(seg, usize::from(lo), u, w, log);
+                }
+            }
             3 => run_small::<TRACK, 1, 2>(seg, group, mine, w, log),
             4 => run_small::<TRACK, 2, 2>(seg, group, mine, w, log),
             5 => run_small::<TRACK, 2, 3>(seg, group, mine, w, log),
@@ -121,6 +125,30 @@ pub(crate) fn draw_block<const TRACK: bool>(
                 }
             }
         }
+    }
+}
+
+/// A merge of one item into one: a single decision.
+#[inline(always)]
+fn swap_or_keep<const TRACK: bool>(
+    seg: &mut [u16],
+    lo: usize,
+    u: u32,
+    w: ByPosition,
+    log: &mut LogProb,
+) {
+    let (x, y) = (seg[lo], seg[lo + 1]);
+    let p = f64::from(w.w[w.rows[usize::from(x)].wrapping_add(u32::from(y)) as usize]);
+    let pass = f64::from(u) * SCALE < p;
+    // Selects by mask: written as `if`, LLVM branches on the coin flip.
+    let flip = (x ^ y) & u16::from(pass).wrapping_neg();
+    seg[lo] = x ^ flip;
+    seg[lo + 1] = y ^ flip;
+    if TRACK {
+        let taken = u64::from(pass).wrapping_neg();
+        log.times(f64::from_bits(
+            p.to_bits() & taken | (1.0 - p).to_bits() & !taken,
+        ));
     }
 }
 
