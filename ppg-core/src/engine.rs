@@ -4,7 +4,7 @@ use crate::arena::{region_bytes, Arena};
 use crate::pairs::{self, PairBits, Weights};
 use crate::sampler::{self, Draw, LogProb, Replay, SamplerMode, Scratch};
 use crate::score::ScoreWalk;
-use crate::uncorrected::{self, Buffers, ByPosition};
+use crate::uncorrected::{self, Buffers, ByPosition, MergeBuffers, Plan};
 use crate::{Dims, Error, Rng};
 
 /// A Probabilistic Permutation Graph over `sessions` independent blocks of the same list.
@@ -679,20 +679,18 @@ fn sample_uncorrected<const TRACK: bool>(ppg: &mut Ppg, out: &mut [u16]) -> f64 
             rows: &ppg.rows[..n],
         };
         let mut buffers = Buffers {
-            moved: ppg.work.scratch.top,
-            counts: ppg.work.scratch.passed,
             uniforms: ppg.work.uniforms,
+            merge: MergeBuffers {
+                moved: ppg.work.scratch.top,
+                counts: ppg.work.scratch.passed,
+            },
         };
-        uncorrected::draw_block::<TRACK>(
-            seg,
-            &ppg.schedule[..ppg.merges],
-            &ppg.runs[..ppg.run_count],
-            ppg.tops,
-            w,
-            &mut buffers,
-            &mut ppg.rng,
-            &mut log,
-        );
+        let plan = Plan {
+            schedule: &ppg.schedule[..ppg.merges],
+            runs: &ppg.runs[..ppg.run_count],
+            tops: ppg.tops,
+        };
+        uncorrected::draw_block::<TRACK>(seg, plan, w, &mut buffers, &mut ppg.rng, &mut log);
         let reference = &ppg.state.reference[s * n..(s + 1) * n];
         for slot in seg.iter_mut() {
             *slot = reference[usize::from(*slot)];

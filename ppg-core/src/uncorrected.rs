@@ -38,12 +38,17 @@ pub(crate) struct ByPosition<'a> {
 
 /// Buffers for one block of `n` items.
 pub(crate) struct Buffers<'a> {
-    /// Top items of a merge that move: `n / 2` entries.
-    pub moved: &'a mut [u16],
-    /// Counts of the top items of a merge: `n / 2` entries.
-    pub counts: &'a mut [u16],
     /// The block's uniforms as 32-bit integers: [`uniforms_for`] entries.
     pub uniforms: &'a mut [u32],
+    pub merge: MergeBuffers<'a>,
+}
+
+/// Buffers of one merge of the general shape.
+pub(crate) struct MergeBuffers<'a> {
+    /// Top items that move: `n / 2` entries.
+    pub moved: &'a mut [u16],
+    /// Counts of the top items: `n / 2` entries.
+    pub counts: &'a mut [u16],
 }
 
 /// Merge lengths in a schedule: at most two per level, and a block has at most 16 levels.
@@ -65,15 +70,19 @@ pub(crate) fn fill_runs(schedule: &[[u16; 3]], runs: &mut [[u16; 2]; MAX_RUNS]) 
     count
 }
 
-/// Samples one block of `seg.len()` positions in place (`seg` need not be initialised);
-/// `schedule` comes from `sampler::fill_schedule`, `runs` from [`fill_runs`], and the
-/// merges have `tops` top items in all.
-#[allow(clippy::too_many_arguments)]
+/// The merges of a block: `schedule` from `sampler::fill_schedule`, `runs` from
+/// [`fill_runs`], and `tops` top items in all.
+#[derive(Clone, Copy)]
+pub(crate) struct Plan<'a> {
+    pub schedule: &'a [[u16; 3]],
+    pub runs: &'a [[u16; 2]],
+    pub tops: usize,
+}
+
+/// Samples one block of `seg.len()` positions in place (`seg` need not be initialised).
 pub(crate) fn draw_block<const TRACK: bool>(
     seg: &mut [u16],
-    schedule: &[[u16; 3]],
-    runs: &[[u16; 2]],
-    tops: usize,
+    plan: Plan,
     w: ByPosition,
     b: &mut Buffers,
     rng: &mut Rng,
@@ -82,13 +91,8 @@ pub(crate) fn draw_block<const TRACK: bool>(
     for (k, slot) in seg.iter_mut().enumerate() {
         *slot = k as u16;
     }
-    let Buffers {
-        moved,
-        counts,
-        uniforms,
-    } = b;
     // One uniform per top item, drawn up front so that the generator stays in registers.
-    let uniforms = &mut uniforms[..tops];
+    let uniforms = &mut b.uniforms[..plan.tops];
     let mut pairs = uniforms.chunks_exact_mut(2);
     for pair in &mut pairs {
         let both = rng.next_u64();
@@ -98,9 +102,9 @@ pub(crate) fn draw_block<const TRACK: bool>(
     if let [last] = pairs.into_remainder() {
         *last = rng.next_u64() as u32;
     }
-    let mut rest = schedule;
+    let mut rest = plan.schedule;
     let mut u: &[u32] = uniforms;
-    for &[len, same] in runs {
+    for &[len, same] in plan.runs {
         let (group, tail) = rest.split_at(usize::from(same));
         rest = tail;
         let nt = usize::from(len / 2);
@@ -121,7 +125,7 @@ pub(crate) fn draw_block<const TRACK: bool>(
             _ => {
                 for (&[lo, mid, hi], u) in group.iter().zip(mine.chunks_exact(nt)) {
                     let part = &mut seg[usize::from(lo)..usize::from(hi)];
-                    merge_any::<TRACK>(part, usize::from(mid - lo), u, w, moved, counts, log);
+                    merge_any::<TRACK>(part, usize::from(mid - lo), u, w, &mut b.merge, log);
                 }
             }
         }
@@ -221,17 +225,15 @@ fn merge_small<const TRACK: bool, const NT: usize, const NB: usize>(
 
 /// A merge of any shape: top items move last to first while the previous one moved, each
 /// scanning only as far as it passes, and only the moved items are rewritten.
-#[allow(clippy::too_many_arguments)]
 fn merge_any<const TRACK: bool>(
     part: &mut [u16],
     nt: usize,
     u: &[u32],
     w: ByPosition,
-    moved: &mut [u16],
-    counts: &mut [u16],
+    b: &mut MergeBuffers,
     log: &mut LogProb,
 ) {
-    let counts = &mut counts[..nt];
+    let counts = &mut b.counts[..nt];
     let mut bound = part.len() - nt;
     let mut t = nt;
     while bound > 0 && t > 0 {
@@ -262,7 +264,7 @@ fn merge_any<const TRACK: bool>(
     if first == nt {
         return;
     }
-    let moved = &mut moved[..nt - first];
+    let moved = &mut b.moved[..nt - first];
     moved.copy_from_slice(&part[first..nt]);
     // Front to back, a bottom item is read before its old slot can be overwritten.
     let mut out = first;
