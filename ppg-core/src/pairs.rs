@@ -64,6 +64,12 @@ impl PairBits<'_> {
         self.words[index / 32] >> (index % 32) & 1 == 1
     }
 
+    /// The bits of pairs `8 k .. 8 k + 8`, lowest first.
+    #[inline(always)]
+    pub(crate) fn byte(&self, k: usize) -> u32 {
+        self.words[k / 4] >> (k % 4 * 8) & 0xff
+    }
+
     #[inline(always)]
     pub(crate) fn set(&mut self, index: usize) {
         self.words[index / 32] |= 1 << (index % 32);

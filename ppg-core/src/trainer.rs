@@ -536,7 +536,7 @@ fn descend(
         .chunks_exact_mut(LANES)
         .zip(inverted.chunks_exact(LANES));
     for (c, (w, e)) in lanes.enumerate() {
-        let flags = frozen.words[c / 4] >> (c % 4 * LANES);
+        let flags = frozen.byte(c);
         for k in 0..LANES {
             w[k] = descended(w[k], e[k], flags & 1 << k != 0, c_all, config);
         }
