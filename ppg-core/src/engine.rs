@@ -1,6 +1,7 @@
 //! The PPG engine: a distribution per session block, held in caller memory.
 
 use crate::arena::{region_bytes, Arena};
+use crate::leaves::{self, Tables};
 use crate::pairs::{self, PairBits, Weights};
 use crate::sampler::{self, Draw, LogProb, Replay, SamplerMode, Scratch};
 use crate::score::ScoreWalk;
@@ -36,17 +37,26 @@ pub struct Ppg<'a> {
     pub(crate) saved_rng: Rng,
     pub(crate) frozen: PairBits<'a>,
     pub(crate) grad: &'a mut [f32],
-    /// The weights re-indexed by reference position for the uncorrected sampler, rebuilt
-    /// on the first draw after `weights` or `reference` change.
+    /// The weights re-indexed by reference position for the uncorrected sampler.
     pub(crate) by_position: &'a mut [f32],
-    pub(crate) by_position_stale: bool,
+    /// Every session's leaf tables for the uncorrected sampler.
+    pub(crate) leaf_tables: Tables<'a>,
+    /// `by_position` and `leaf_tables` are rebuilt on the first uncorrected draw after
+    /// `weights` or `reference` change.
+    pub(crate) prepared_stale: bool,
     pub(crate) rows: &'a mut [u32],
     pub(crate) schedule: &'a mut [[u16; 3]],
     pub(crate) merges: usize,
-    /// The schedule's runs of equal merge length, for the uncorrected sampler.
+    /// The schedule's first `small_merges` merges are inside leaves.
+    pub(crate) small_merges: usize,
+    /// A block's leaves (`leaves::fill_spans`).
+    pub(crate) leaf_spans: &'a mut [[u16; 2]],
+    pub(crate) leaf_count: usize,
+    /// The runs of equal merge length above the leaves, for the uncorrected sampler.
     pub(crate) runs: [[u16; 2]; uncorrected::MAX_RUNS],
     pub(crate) run_count: usize,
-    /// Top items over all merges of a block: the uniforms an uncorrected block draws.
+    /// Top items over the merges above the leaves: with one per leaf, the uniforms an
+    /// uncorrected block draws.
     pub(crate) tops: usize,
     pub(crate) work: Work<'a>,
 }
@@ -107,6 +117,7 @@ impl<'a> Ppg<'a> {
         let pairs = pairs::count(n).saturating_mul(dims.sessions);
         let samples = total.saturating_mul(dims.batch);
         let (nt, nb) = Scratch::halves(n);
+        let leaves = leaves::leaves_for(n).saturating_mul(dims.sessions);
         // Saturating throughout: an absurd shape must give "too large", never an overflow.
         let state = sum(&[
             region_bytes::<u16>(total),
@@ -122,7 +133,7 @@ impl<'a> Ppg<'a> {
             region_bytes::<u16>(nb),
             region_bytes::<f64>(nb.saturating_add(1)),
             region_bytes::<u16>(n),
-            region_bytes::<u16>(n),
+            region_bytes::<u16>(n.saturating_add(leaves::PADDED)),
             region_bytes::<f64>(nt.saturating_mul(nb.saturating_add(1))),
             region_bytes::<f64>(nb.saturating_mul(nt + 1)),
             region_bytes::<f64>(dims.batch),
@@ -139,6 +150,9 @@ impl<'a> Ppg<'a> {
             region_bytes::<f32>(pairs),
             region_bytes::<u32>(n),
             region_bytes::<[u16; 3]>(n),
+            region_bytes::<[u16; 2]>(leaves::leaves_for(n)),
+            region_bytes::<[f64; leaves::SEARCH]>(leaves),
+            region_bytes::<[f64; leaves::OUTCOMES]>(leaves),
             work,
         ])
     }
@@ -184,6 +198,12 @@ impl<'a> Ppg<'a> {
         let by_position = arena.take(pairs)?;
         let rows = arena.take(n)?;
         let schedule = arena.take(n)?;
+        let leaf_spans = arena.take(leaves::leaves_for(n))?;
+        let leaves = leaves::leaves_for(n) * dims.sessions;
+        let leaf_tables = Tables {
+            cumulative: arena.take(leaves)?,
+            probs: arena.take(leaves)?,
+        };
         let work = Work {
             scratch: Scratch {
                 top: arena.take(nt)?,
@@ -193,7 +213,7 @@ impl<'a> Ppg<'a> {
                 row: arena.take(nb + 1)?,
             },
             pos: arena.take(n)?,
-            block: arena.take(n)?,
+            block: arena.take(n + leaves::PADDED)?,
             diff_row: arena.take(nt * (nb + 1))?,
             diff_col: arena.take(nb * (nt + 1))?,
             costs: arena.take(dims.batch)?,
@@ -214,10 +234,14 @@ impl<'a> Ppg<'a> {
             frozen,
             grad,
             by_position,
-            by_position_stale: true,
+            leaf_tables,
+            prepared_stale: true,
             rows,
             schedule,
             merges: 0,
+            small_merges: 0,
+            leaf_spans,
+            leaf_count: 0,
             runs: [[0; 2]; uncorrected::MAX_RUNS],
             run_count: 0,
             tops: 0,
@@ -280,8 +304,14 @@ impl<'a> Ppg<'a> {
         self.sessions = sessions;
         pairs::fill_rows(items, self.rows);
         self.merges = sampler::fill_schedule(items, self.schedule);
-        self.run_count = uncorrected::fill_runs(&self.schedule[..self.merges], &mut self.runs);
-        self.tops = self.schedule[..self.merges]
+        self.leaf_count = leaves::fill_spans(items, self.leaf_spans);
+        self.small_merges = self.schedule[..self.merges]
+            .iter()
+            .take_while(|&&[lo, _, hi]| usize::from(hi - lo) <= leaves::MAX_LEAF)
+            .count();
+        let above = &self.schedule[self.small_merges..self.merges];
+        self.run_count = uncorrected::fill_runs(above, &mut self.runs);
+        self.tops = above
             .iter()
             .map(|&[lo, mid, _]| usize::from(mid - lo))
             .sum();
@@ -293,7 +323,7 @@ impl<'a> Ppg<'a> {
         let count = self.pair_count();
         self.state.weights[..count * sessions].fill(initial_weight);
         self.frozen.clear();
-        self.by_position_stale = true;
+        self.prepared_stale = true;
         self.state.best_cost = f64::INFINITY;
         self.state.pending = 0;
         Ok(())
@@ -340,7 +370,7 @@ impl<'a> Ppg<'a> {
 
     fn freeze(&mut self, pair: usize) {
         self.frozen.set(pair);
-        self.by_position_stale = true;
+        self.prepared_stale = true;
         let count = self.pair_count();
         for s in 0..self.sessions {
             self.state.weights[s * count + pair] = 0.0;
@@ -418,8 +448,42 @@ impl<'a> Ppg<'a> {
             return Err(Error::InvalidConfig("the pair is constrained"));
         }
         self.state.weights[pair] = w;
-        self.by_position_stale = true;
+        if !self.prepared_stale {
+            self.prepare_weight(session, a, b, w);
+        }
         Ok(())
+    }
+
+    /// Brings the uncorrected sampler's copies up to date after one weight change: its
+    /// position-indexed entry, and the table of the leaf holding both items, if one does.
+    fn prepare_weight(&mut self, session: usize, a: usize, b: usize, w: f32) {
+        let (n, count) = (self.n, self.pair_count());
+        let reference = &self.state.reference[session * n..(session + 1) * n];
+        let at = |item: usize| reference.iter().position(|&r| usize::from(r) == item);
+        let (Some(pa), Some(pb)) = (at(a), at(b)) else {
+            // A reference is a permutation: both are found.
+            self.prepared_stale = true;
+            return;
+        };
+        let (x, y) = (pa.min(pb), pa.max(pb));
+        let rows = &self.rows[..n];
+        let by_position = &mut self.by_position[session * count..(session + 1) * count];
+        by_position[rows[x].wrapping_add(y as u32) as usize] = w;
+        let spans = &self.leaf_spans[..self.leaf_count];
+        if let Some(k) = spans
+            .iter()
+            .position(|&[lo, hi]| usize::from(lo) <= x && y < usize::from(hi))
+        {
+            let first = session * self.leaf_count + k;
+            leaves::build(
+                &spans[k..=k],
+                ByPosition {
+                    w: by_position,
+                    rows,
+                },
+                &mut self.leaf_tables.part(first..first + 1),
+            );
+        }
     }
 
     fn pair_of(&self, session: usize, a: usize, b: usize) -> Result<usize, Error> {
@@ -583,8 +647,8 @@ impl<'a> Ppg<'a> {
     }
 
     /// Re-indexes the weights by reference position if they or the reference changed.
-    fn refresh_by_position(&mut self) {
-        if !self.by_position_stale {
+    pub(crate) fn prepare_uncorrected(&mut self) {
+        if !self.prepared_stale {
             return;
         }
         let (n, count) = (self.n, self.pair_count());
@@ -602,8 +666,14 @@ impl<'a> Ppg<'a> {
                     out[row.wrapping_add(y as u32) as usize] = w.w[w.pair(a as usize, b as usize)];
                 }
             }
+            let leaves = self.leaf_count;
+            leaves::build(
+                &self.leaf_spans[..leaves],
+                ByPosition { w: out, rows },
+                &mut self.leaf_tables.part(s * leaves..(s + 1) * leaves),
+            );
         }
-        self.by_position_stale = false;
+        self.prepared_stale = false;
     }
 
     pub(crate) fn save(&mut self) {
@@ -614,7 +684,7 @@ impl<'a> Ppg<'a> {
     pub(crate) fn restore(&mut self) {
         self.state.copy_from(&self.saved);
         self.rng = self.saved_rng.clone();
-        self.by_position_stale = true;
+        self.prepared_stale = true;
     }
 }
 
@@ -670,10 +740,10 @@ pub(crate) fn sample_into<const TRACK: bool>(
 }
 
 fn sample_uncorrected<const TRACK: bool>(ppg: &mut Ppg, out: &mut [u16]) -> f64 {
-    ppg.refresh_by_position();
+    ppg.prepare_uncorrected();
     let (n, count) = (ppg.n, ppg.pair_count());
     let mut log = LogProb::new();
-    for (s, seg) in out.chunks_exact_mut(n).enumerate() {
+    for (s, ranking) in out.chunks_exact_mut(n).enumerate() {
         let w = ByPosition {
             w: &ppg.by_position[s * count..(s + 1) * count],
             rows: &ppg.rows[..n],
@@ -686,14 +756,27 @@ fn sample_uncorrected<const TRACK: bool>(ppg: &mut Ppg, out: &mut [u16]) -> f64 
             },
         };
         let plan = Plan {
-            schedule: &ppg.schedule[..ppg.merges],
+            leaves: &ppg.leaf_spans[..ppg.leaf_count],
+            schedule: &ppg.schedule[ppg.small_merges..ppg.merges],
             runs: &ppg.runs[..ppg.run_count],
             tops: ppg.tops,
         };
-        uncorrected::draw_block::<TRACK>(seg, plan, w, &mut buffers, &mut ppg.rng, &mut log);
+        let leaves = ppg.leaf_count;
+        let tables = ppg.leaf_tables.part(s * leaves..(s + 1) * leaves);
+        // Positions are drawn in the padded block buffer (see `leaves::PADDED`).
+        let seg = &mut ppg.work.block[..n + leaves::PADDED];
+        uncorrected::draw_block::<TRACK>(
+            seg,
+            plan,
+            w,
+            &tables,
+            &mut buffers,
+            &mut ppg.rng,
+            &mut log,
+        );
         let reference = &ppg.state.reference[s * n..(s + 1) * n];
-        for slot in seg.iter_mut() {
-            *slot = reference[usize::from(*slot)];
+        for (slot, &position) in ranking.iter_mut().zip(&seg[..n]) {
+            *slot = reference[usize::from(position)];
         }
     }
     if TRACK {

@@ -7,6 +7,7 @@ mod arena;
 mod dims;
 mod engine;
 mod error;
+mod leaves;
 pub mod objective;
 mod pairs;
 pub mod pl;

@@ -324,7 +324,7 @@ impl Ppg<'_> {
         if improved.is_some() {
             self.rereference();
         }
-        self.by_position_stale = true;
+        self.prepared_stale = true;
         self.state.pending = 0;
         improved.is_some()
     }

@@ -5,11 +5,12 @@
 //! moving item stops, one where a merge ends. This module draws the same distribution with
 //! straight-line code.
 //!
-//! In a merge, top item `t` passes bottom items `0, 1, ...` while `u_t < w_0 w_1 ... w_i`
-//! (one uniform per item, as in `sampler::Draw`) and never further than top item `t + 1`.
-//! The schedule lists merges shortest first, so each shape is one loop: the many merges of
-//! at most 4 bottom items (a 20-item block has 16 of its 19 there) run without a
-//! data-dependent branch, longer ones stop at the first top item that does not move.
+//! The sub-blocks of at most 5 positions are ordered from their outcome tables (`leaves`).
+//! In a merge above them, top item `t` passes bottom items `0, 1, ...` while
+//! `u_t < w_0 w_1 ... w_i` (one uniform per item, as in `sampler::Draw`) and never further
+//! than top item `t + 1`. The schedule lists merges shortest first, so each shape is one
+//! loop: merges of at most 4 bottom items run without a data-dependent branch, longer ones
+//! stop at the first top item that does not move.
 //!
 //! The block is sampled over reference *positions*, with the weights re-indexed by position
 //! (top positions are always below bottom positions, so a pair is `rows[x] + y` without a
@@ -18,13 +19,14 @@
 //! Uniforms have 32 bits, two per generator call, drawn for the whole block before its
 //! merges: each decision's probability is realised to within `2^-32`.
 
+use crate::leaves::{self, Tables};
 use crate::sampler::LogProb;
 use crate::Rng;
 
 const SCALE: f64 = 1.0 / 4_294_967_296.0;
 
-/// Uniforms one block of `n` items can need: its merges have at most `n / 2` top items
-/// per level.
+/// Uniforms one block of `n` items can need: one per leaf (at most `n / 2 + 1`), and its
+/// merges have at most `n / 2` top items per level.
 pub(crate) const fn uniforms_for(n: usize) -> usize {
     (n / 2 + 1).saturating_mul((usize::BITS - n.leading_zeros()) as usize)
 }
@@ -70,29 +72,31 @@ pub(crate) fn fill_runs(schedule: &[[u16; 3]], runs: &mut [[u16; 2]; MAX_RUNS]) 
     count
 }
 
-/// The merges of a block: `schedule` from `sampler::fill_schedule`, `runs` from
-/// [`fill_runs`], and `tops` top items in all.
+/// How a block is drawn: its `leaves` (from `leaves::fill_spans`), then the merges above
+/// them, `schedule` (the end of one from `sampler::fill_schedule`) grouped into `runs` by
+/// [`fill_runs`], with `tops` top items in all.
 #[derive(Clone, Copy)]
 pub(crate) struct Plan<'a> {
+    pub leaves: &'a [[u16; 2]],
     pub schedule: &'a [[u16; 3]],
     pub runs: &'a [[u16; 2]],
     pub tops: usize,
 }
 
-/// Samples one block of `seg.len()` positions in place (`seg` need not be initialised).
+/// Samples one block of `seg.len()` positions in place (`seg` need not be initialised),
+/// its leaves ordered from `tables`.
 pub(crate) fn draw_block<const TRACK: bool>(
     seg: &mut [u16],
     plan: Plan,
     w: ByPosition,
+    tables: &Tables,
     b: &mut Buffers,
     rng: &mut Rng,
     log: &mut LogProb,
 ) {
-    for (k, slot) in seg.iter_mut().enumerate() {
-        *slot = k as u16;
-    }
-    // One uniform per top item, drawn up front so that the generator stays in registers.
-    let uniforms = &mut b.uniforms[..plan.tops];
+    // One uniform per leaf and per top item, drawn up front so that the generator stays
+    // in registers.
+    let uniforms = &mut b.uniforms[..plan.leaves.len() + plan.tops];
     let mut pairs = uniforms.chunks_exact_mut(2);
     for pair in &mut pairs {
         let both = rng.next_u64();
@@ -102,8 +106,11 @@ pub(crate) fn draw_block<const TRACK: bool>(
     if let [last] = pairs.into_remainder() {
         *last = rng.next_u64() as u32;
     }
+    let (mine, mut u) = uniforms.split_at(plan.leaves.len());
+    for (k, (&span, &u)) in plan.leaves.iter().zip(mine).enumerate() {
+        leaves::draw::<TRACK>(seg, span, k, u, tables, log);
+    }
     let mut rest = plan.schedule;
-    let mut u: &[u32] = uniforms;
     for &[len, same] in plan.runs {
         let (group, tail) = rest.split_at(usize::from(same));
         rest = tail;
@@ -111,14 +118,6 @@ pub(crate) fn draw_block<const TRACK: bool>(
         let (mine, others) = u.split_at(nt * usize::from(same));
         u = others;
         match len {
-            2 => {
-                for (&[lo, _, _], &u) in group.iter().zip(mine) {
-                    swap_or_keep::<TRACK>(seg, usize::from(lo), u, w, log);
-                }
-            }
-            3 => run_small::<TRACK, 1, 2>(seg, group, mine, w, log),
-            4 => run_small::<TRACK, 2, 2>(seg, group, mine, w, log),
-            5 => run_small::<TRACK, 2, 3>(seg, group, mine, w, log),
             6 => run_small::<TRACK, 3, 3>(seg, group, mine, w, log),
             7 => run_small::<TRACK, 3, 4>(seg, group, mine, w, log),
             8 => run_small::<TRACK, 4, 4>(seg, group, mine, w, log),
@@ -129,30 +128,6 @@ pub(crate) fn draw_block<const TRACK: bool>(
                 }
             }
         }
-    }
-}
-
-/// A merge of one item into one: a single decision.
-#[inline(always)]
-fn swap_or_keep<const TRACK: bool>(
-    seg: &mut [u16],
-    lo: usize,
-    u: u32,
-    w: ByPosition,
-    log: &mut LogProb,
-) {
-    let (x, y) = (seg[lo], seg[lo + 1]);
-    let p = f64::from(w.w[w.rows[usize::from(x)].wrapping_add(u32::from(y)) as usize]);
-    let pass = f64::from(u) * SCALE < p;
-    // Selects by mask: written as `if`, LLVM branches on the coin flip.
-    let flip = (x ^ y) & u16::from(pass).wrapping_neg();
-    seg[lo] = x ^ flip;
-    seg[lo + 1] = y ^ flip;
-    if TRACK {
-        let taken = u64::from(pass).wrapping_neg();
-        log.times(f64::from_bits(
-            p.to_bits() & taken | (1.0 - p).to_bits() & !taken,
-        ));
     }
 }
 
@@ -350,7 +325,8 @@ mod tests {
     }
 
     /// The branch-free sampler against the generic walk in uncorrected mode, on 20 items
-    /// (merges of 10 and 5 take the general path) with weights up to 0.98 (long passes).
+    /// (four leaves of 5 from their tables, merges of 5 + 5 and 10 + 10 on the general path)
+    /// with weights up to 0.98 (long passes) and a forbidden pair inside a leaf.
     /// Two samples of N = 100,000: each pair's inversion frequencies differ by less than
     /// z = 4.6 standard errors, a two-sided level of 0.001 over the 190 pairs (Bonferroni).
     #[test]
@@ -369,6 +345,7 @@ mod tests {
             }
         }
         ppg.forbid(3, 15).unwrap();
+        ppg.forbid(6, 9).unwrap();
         let fast = inversions(n, N, |out| {
             ppg.sample(SamplerMode::Uncorrected, out).unwrap();
         });

@@ -44,8 +44,10 @@ fn all_recipes() -> Vec<TrainConfig> {
 fn with_the_baseline_every_recipe_finds_the_reversed_list_of_six_in_two_sessions() {
     let (n, sessions) = (6, 2);
     // Without the baseline the costs are all positive and the estimate's variance keeps three
-    // of the four recipes 1 to 3 swaps away after 300 epochs (seed 17); with it each recipe
-    // reaches 0 within 10 epochs. Only the baseline recipes are asserted.
+    // of the four recipes 1 to 3 swaps away after 300 epochs (seed 17). With it, over seeds
+    // 0 to 199 the uncorrected recipes reached 0 at a median epoch of 5 to 6 and a 90th
+    // percentile of 8 to 12 (max 24); seed 17 must do so before epoch 30. Only the baseline
+    // recipes are asserted.
     for config in all_recipes().into_iter().filter(|c| c.baseline) {
         let dims = Dims::new(n, sessions, 16);
         let mut mem = memory(dims);
@@ -60,7 +62,7 @@ fn with_the_baseline_every_recipe_finds_the_reversed_list_of_six_in_two_sessions
             .train(&mut |r: &[u16], _| distance_to_reverse(r, n), &config)
             .unwrap();
         assert_eq!(report.best_cost, 0.0, "{config:?}");
-        assert!(report.best_epoch.unwrap() < 10, "{config:?}: {report:?}");
+        assert!(report.best_epoch.unwrap() < 30, "{config:?}: {report:?}");
         assert_eq!(ppg.best().unwrap().0, [5, 4, 3, 2, 1, 0, 5, 4, 3, 2, 1, 0]);
     }
 }

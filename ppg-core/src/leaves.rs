@@ -1,0 +1,388 @@
+//! Outcome tables of a block's smallest sub-blocks, for the uncorrected sampler.
+//!
+//! The merge sampler orders a block bottom-up, and the first merges it does are inside
+//! sub-blocks of at most 5 positions (a 20-item block has 4 of them, 16 of its 19 merges).
+//! Such a sub-block, a *leaf*, has at most 5! = 120 orders. While the weights stay the same,
+//! each leaf's orders and their probabilities under the uncorrected sampler are listed once;
+//! a draw then orders a leaf with one uniform and a branch-free search of its cumulative
+//! thresholds, instead of up to 4 merges and their coin flips. The rest of the block is
+//! merged as before, and the outcome has exactly the merge sampler's distribution: a leaf's
+//! order is independent of every other leaf and of what happens above it.
+//!
+//! A leaf's uniform has 32 bits, like the merges' uniforms: each order's probability is
+//! realised to within `2^-32`, and an order of probability 0 is never drawn.
+
+use crate::sampler::LogProb;
+use crate::uncorrected::ByPosition;
+
+/// Positions in a leaf at most.
+pub(crate) const MAX_LEAF: usize = 5;
+/// Orders of a leaf at most: `MAX_LEAF!`.
+pub(crate) const OUTCOMES: usize = 120;
+/// The thresholds searched, `OUTCOMES` rounded up to a power of two.
+pub(crate) const SEARCH: usize = 128;
+/// Bits of a position inside a leaf, in an order's code.
+const BITS: u32 = 3;
+
+/// Leaves of an `n`-item block at most: every leaf of a longer block has at least 3.
+pub(crate) const fn leaves_for(n: usize) -> usize {
+    n / 3 + 1
+}
+
+/// Fills `spans` with the `[lo, hi)` of the leaves of an `n`-item block, split as
+/// `sampler::fill_schedule` splits it, left to right; returns how many.
+pub(crate) fn fill_spans(n: usize, spans: &mut [[u16; 2]]) -> usize {
+    fn visit(lo: usize, hi: usize, spans: &mut [[u16; 2]], k: &mut usize) {
+        if hi - lo <= MAX_LEAF {
+            // Positions are below 2^16 (`MAX_ITEMS`).
+            spans[*k] = [lo as u16, hi as u16];
+            *k += 1;
+            return;
+        }
+        let mid = lo + (hi - lo) / 2;
+        visit(lo, mid, spans, k);
+        visit(mid, hi, spans, k);
+    }
+    let mut k = 0;
+    visit(0, n, spans, &mut k);
+    k
+}
+
+/// The outcome tables of one session's leaves, one entry per leaf. Order `i` of a leaf of
+/// `m` positions is `ORDERS[m][i]`.
+pub(crate) struct Tables<'a> {
+    /// `cumulative[i]` is the probability of orders `0..=i`; entries past the last order
+    /// are infinite, so that a fixed-length search never stops on them.
+    pub cumulative: &'a mut [[f64; SEARCH]],
+    pub probs: &'a mut [[f64; OUTCOMES]],
+}
+
+impl Tables<'_> {
+    /// The tables of leaves `range`.
+    pub(crate) fn part(&mut self, range: core::ops::Range<usize>) -> Tables<'_> {
+        Tables {
+            cumulative: &mut self.cumulative[range.clone()],
+            probs: &mut self.probs[range],
+        }
+    }
+}
+
+/// Orders of `m` positions.
+const FACTORIAL: [usize; MAX_LEAF + 1] = [1, 1, 2, 6, 24, 120];
+
+/// `CODES[m][i]` puts position `CODES[m][i] >> 3 s & 7` of a leaf of `m` at its slot `s`.
+/// The orders depend only on `m`, so they are listed at compile time; `merge_probs` lists
+/// their probabilities in the same sequence: for each order of the top half, each order of
+/// the bottom half, each outcome of their merge.
+const CODES: [[u16; OUTCOMES]; MAX_LEAF + 1] = codes();
+
+/// Slots a leaf's draw writes: its order, then slots the next leaf (or the padding after
+/// the block, see [`PADDED`]) overwrites. A whole vector, so that the write is one store.
+pub(crate) const PADDED: usize = 8;
+
+/// `CODES` unpacked: `ORDERS[m][i][s]` is the position at slot `s`.
+static ORDERS: [[[u16; PADDED]; OUTCOMES]; MAX_LEAF + 1] = unpacked();
+
+const fn unpacked() -> [[[u16; PADDED]; OUTCOMES]; MAX_LEAF + 1] {
+    let mut out = [[[0u16; PADDED]; OUTCOMES]; MAX_LEAF + 1];
+    let mut m = 0;
+    while m <= MAX_LEAF {
+        let mut i = 0;
+        while i < OUTCOMES {
+            let mut s = 0;
+            while s < m {
+                out[m][i][s] = digit(CODES[m][i], s) as u16;
+                s += 1;
+            }
+            i += 1;
+        }
+        m += 1;
+    }
+    out
+}
+
+const fn digit(code: u16, s: usize) -> usize {
+    (code >> (BITS as usize * s) & 7) as usize
+}
+
+const fn codes() -> [[u16; OUTCOMES]; MAX_LEAF + 1] {
+    let mut table = [[0u16; OUTCOMES]; MAX_LEAF + 1];
+    let mut m = 2;
+    while m <= MAX_LEAF {
+        let (nt, nb) = (m / 2, m - m / 2);
+        let mut e = 0;
+        let mut a = 0;
+        while a < FACTORIAL[nt] {
+            let mut b = 0;
+            while b < FACTORIAL[nb] {
+                // Top items pass `counts[t]` bottom items, `counts` non-decreasing in `t`
+                // (at most 2 top items in a leaf), in the order `merge_probs` follows.
+                let mut k1 = 0;
+                while k1 <= nb {
+                    let mut k0 = 0;
+                    while k0 <= if nt == 2 { k1 } else { 0 } {
+                        let counts = if nt == 2 { [k0, k1] } else { [k1, 0] };
+                        let mut code = 0u16;
+                        let mut t = 0;
+                        while t < nt {
+                            let at = t + counts[t];
+                            code |= (digit(table[nt][a], t) as u16) << (BITS as usize * at);
+                            t += 1;
+                        }
+                        let mut i = 0;
+                        while i < nb {
+                            let mut above = i;
+                            let mut t = 0;
+                            while t < nt {
+                                above += (counts[t] <= i) as usize;
+                                t += 1;
+                            }
+                            let position = nt + digit(table[nb][b], i);
+                            code |= (position as u16) << (BITS as usize * above);
+                            i += 1;
+                        }
+                        table[m][e] = code;
+                        e += 1;
+                        k0 += 1;
+                    }
+                    k1 += 1;
+                }
+                b += 1;
+            }
+            a += 1;
+        }
+        m += 1;
+    }
+    table
+}
+
+/// Probabilities of the orders of the `m <= 5` positions from `lo` under the uncorrected
+/// merge sampler, in `CODES[m]` sequence, into `out`.
+fn orders(lo: usize, m: usize, w: ByPosition, out: &mut [f64]) {
+    match m {
+        2 => merge_probs::<1, 1>(lo, w, out),
+        3 => merge_probs::<1, 2>(lo, w, out),
+        4 => merge_probs::<2, 2>(lo, w, out),
+        5 => merge_probs::<2, 3>(lo, w, out),
+        _ => out[0] = 1.0,
+    }
+}
+
+/// [`orders`] of a leaf that splits into `NT` top and `NB` bottom positions.
+#[inline(always)]
+fn merge_probs<const NT: usize, const NB: usize>(lo: usize, w: ByPosition, out: &mut [f64]) {
+    // A half of a leaf has at most 3 positions: 6 orders.
+    let (mut top, mut bottom) = ([0.0; 6], [0.0; 6]);
+    orders(lo, NT, w, &mut top);
+    orders(lo + NT, NB, w, &mut bottom);
+    let mut e = 0;
+    for (a, &top_p) in top[..FACTORIAL[NT]].iter().enumerate() {
+        for (b, &bottom_p) in bottom[..FACTORIAL[NB]].iter().enumerate() {
+            // Top item t stops before bottom item i (`stop[t][i]`) after passing all
+            // before it (`reach[t][i]`); `stop[t][NB]` is passing them all.
+            let mut reach = [[1.0f64; 4]; 2];
+            let mut stop = [[1.0f64; 4]; 2];
+            for t in 0..NT {
+                let row = w.rows[lo + usize::from(ORDERS[NT][a][t])];
+                for i in 0..NB {
+                    let y = (lo + NT + usize::from(ORDERS[NB][b][i])) as u32;
+                    let p = f64::from(w.w[row.wrapping_add(y) as usize]);
+                    stop[t][i] = reach[t][i] * (1.0 - p);
+                    reach[t][i + 1] = reach[t][i] * p;
+                }
+                stop[t][NB] = reach[t][NB];
+            }
+            // Factors of top item 0 (when there are 2): stopping before bottom item i is
+            // `g[i]`, passing as far as top item 1 (k items) is `g[4 + k]`; `g[8]` is 1.
+            let mut g = [1.0f64; 9];
+            if NT == 2 {
+                g[..NB].copy_from_slice(&stop[0][..NB]);
+                g[4..=4 + NB].copy_from_slice(&reach[0][..=NB]);
+            }
+            let last = &stop[NT - 1];
+            let base = top_p * bottom_p;
+            let outcomes = const { merge_outcomes(NT, NB) };
+            for (slot, &[k, j]) in out[e..]
+                .iter_mut()
+                .zip(&outcomes[..const { binomial(NT + NB, NT) }])
+            {
+                *slot = base * last[usize::from(k)] * g[usize::from(j)];
+            }
+            e += const { binomial(NT + NB, NT) };
+        }
+    }
+}
+
+const fn binomial(n: usize, k: usize) -> usize {
+    FACTORIAL[n] / (FACTORIAL[k] * FACTORIAL[n - k])
+}
+
+/// The outcomes of a merge of `nt <= 2` top into `nb <= 3` bottom positions in `CODES`
+/// sequence, each as `[k, j]`: the last top item passes `k` bottom items, the first one's
+/// factor is `g[j]` (see `merge_probs`).
+const fn merge_outcomes(nt: usize, nb: usize) -> [[u8; 2]; 10] {
+    let mut out = [[0u8; 2]; 10];
+    let mut e = 0;
+    let mut k1 = 0;
+    while k1 <= nb {
+        if nt == 1 {
+            out[e] = [k1 as u8, 8];
+            e += 1;
+        } else {
+            let mut k0 = 0;
+            while k0 <= k1 {
+                let j = if k0 < k1 { k0 } else { 4 + k1 };
+                out[e] = [k1 as u8, j as u8];
+                e += 1;
+                k0 += 1;
+            }
+        }
+        k1 += 1;
+    }
+    out
+}
+
+/// Lists the orders of every leaf in `spans` under the weights `w`, into `tables`.
+pub(crate) fn build(spans: &[[u16; 2]], w: ByPosition, tables: &mut Tables) {
+    for (k, &[lo, hi]) in spans.iter().enumerate() {
+        let count = FACTORIAL[usize::from(hi - lo)];
+        let probs = &mut tables.probs[k];
+        orders(usize::from(lo), usize::from(hi - lo), w, probs);
+        let cumulative = &mut tables.cumulative[k];
+        let mut sum = 0.0;
+        for (&p, c) in probs[..count].iter().zip(cumulative.iter_mut()) {
+            sum += p;
+            *c = sum;
+        }
+        cumulative[count..].fill(f64::INFINITY);
+    }
+}
+
+/// Orders leaf `k` of a block at `seg[lo..hi]` with the uniform `u`, overwriting
+/// `seg[hi..lo + PADDED]`.
+///
+/// The search is for `u` times the leaf's total, which rounding may leave just off 1: the
+/// point is then strictly below the last sum, and an order of probability 0 (an empty
+/// interval) is never found.
+#[inline(always)]
+pub(crate) fn draw<const TRACK: bool>(
+    seg: &mut [u16],
+    [lo, hi]: [u16; 2],
+    k: usize,
+    u: u32,
+    tables: &Tables,
+    log: &mut LogProb,
+) {
+    let m = usize::from(hi - lo);
+    let cumulative = &tables.cumulative[k];
+    let x = f64::from(u) * (1.0 / 4_294_967_296.0) * cumulative[FACTORIAL[m] - 1];
+    let mut i = 0;
+    let mut step = SEARCH;
+    while step > 1 {
+        step /= 2;
+        i += usize::from(cumulative[i + step - 1] <= x) * step;
+    }
+    let start = usize::from(lo);
+    for (slot, &position) in seg[start..start + PADDED].iter_mut().zip(&ORDERS[m][i]) {
+        *slot = position + lo;
+    }
+    if TRACK {
+        log.times(tables.probs[k][i]);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    extern crate std;
+
+    use super::*;
+    use crate::{Dims, Ppg, Rng, SamplerMode};
+    use std::vec;
+
+    /// Every listed order of every leaf size is a permutation, and no order is listed twice.
+    #[test]
+    fn orders_are_distinct_permutations() {
+        for m in 1..=MAX_LEAF {
+            let orders = &ORDERS[m][..FACTORIAL[m]];
+            for order in orders {
+                let mut seen = [false; MAX_LEAF];
+                for &p in &order[..m] {
+                    assert!(
+                        !core::mem::replace(&mut seen[usize::from(p)], true),
+                        "m {m}"
+                    );
+                }
+            }
+            for (i, a) in orders.iter().enumerate() {
+                assert!(orders[i + 1..].iter().all(|b| b != a), "m {m}");
+            }
+        }
+    }
+
+    /// A leaf's probabilities are those the generic walk replays for the same orders.
+    #[test]
+    fn probabilities_are_the_replayed_ones() {
+        let n = 5;
+        let dims = Dims::new(n, 1, 1);
+        let mut mem = vec![0u8; Ppg::bytes(dims)];
+        let mut ppg = Ppg::new(&mut mem, dims, 1).unwrap();
+        ppg.start(n, 1, 0.5).unwrap();
+        let mut rng = Rng::new(8);
+        for a in 0..n {
+            for b in a + 1..n {
+                ppg.set_weight(0, a, b, rng.unit_f64() as f32).unwrap();
+            }
+        }
+        ppg.forbid(0, 4).unwrap();
+        let mut out = [0u16; 5];
+        ppg.sample(SamplerMode::Uncorrected, &mut out).unwrap();
+        let (mut total, mut zero) = (0.0, 0);
+        for (i, order) in ORDERS[n][..FACTORIAL[n]].iter().enumerate() {
+            let p = ppg.leaf_tables.probs[0][i];
+            let replayed = ppg.log_prob(SamplerMode::Uncorrected, &order[..n]).unwrap();
+            assert!((libm::log(p) - replayed).abs() < 1e-12 || p == 0.0 && replayed.is_infinite());
+            total += p;
+            zero += usize::from(p == 0.0);
+        }
+        assert!((total - 1.0).abs() < 1e-12);
+        // The forbidden pair: half of the orders put 4 before 0.
+        assert_eq!(zero, 60);
+    }
+
+    /// `set_weight` after a draw updates the position copy and one leaf table in place;
+    /// the result must equal a full rebuild, bit for bit.
+    #[test]
+    fn one_weight_update_equals_a_rebuild() {
+        let (n, sessions) = (20, 2);
+        let dims = Dims::new(n, sessions, 1);
+        let mut mem = vec![0u8; Ppg::bytes(dims)];
+        let mut ppg = Ppg::new(&mut mem, dims, 1).unwrap();
+        ppg.start(n, sessions, 0.5).unwrap();
+        let mut out = vec![0u16; n * sessions];
+        let mut rng = Rng::new(5);
+        for round in 0..40 {
+            ppg.sample(SamplerMode::Uncorrected, &mut out).unwrap();
+            let (a, b) = (rng.next_u64() as usize % n, rng.next_u64() as usize % n);
+            if a == b {
+                continue;
+            }
+            // Neighbours in the reference share a leaf more often than not.
+            let b = if round % 2 == 0 { (a + 1) % n } else { b };
+            ppg.set_weight(round % sessions, a, b, rng.unit_f64() as f32)
+                .unwrap();
+            let pairs = ppg.pair_count() * sessions;
+            let leaves = ppg.leaf_count * sessions;
+            let by_position = ppg.by_position[..pairs].to_vec();
+            let probs = ppg.leaf_tables.probs[..leaves].to_vec();
+            let cumulative = ppg.leaf_tables.cumulative[..leaves].to_vec();
+            ppg.prepared_stale = true;
+            ppg.prepare_uncorrected();
+            assert!(by_position == ppg.by_position[..pairs], "round {round}");
+            assert!(probs == ppg.leaf_tables.probs[..leaves], "round {round}");
+            assert!(
+                cumulative == ppg.leaf_tables.cumulative[..leaves],
+                "round {round}"
+            );
+        }
+    }
+}
