@@ -49,7 +49,7 @@ pub(crate) fn fill_spans(n: usize, spans: &mut [[u16; 2]]) -> usize {
 }
 
 /// The outcome tables of one session's leaves, one entry per leaf. Order `i` of a leaf of
-/// `m` positions is `ORDERS[m][i]`.
+/// `m` positions is `order(m, i)`.
 pub(crate) struct Tables<'a> {
     /// `cumulative[i]` is the probability of orders `0..=i`; entries past the last order
     /// are infinite, so that a fixed-length search never stops on them.
@@ -80,18 +80,38 @@ const CODES: [[u16; OUTCOMES]; MAX_LEAF + 1] = codes();
 /// the block, see [`PADDED`]) overwrites. A whole vector, so that the write is one store.
 pub(crate) const PADDED: usize = 8;
 
-/// `CODES` unpacked: `ORDERS[m][i][s]` is the position at slot `s`.
-static ORDERS: [[[u16; PADDED]; OUTCOMES]; MAX_LEAF + 1] = unpacked();
+/// Where the orders of a leaf of `m` start in `ORDERS`: sums of the smaller factorials.
+const FIRST: [usize; MAX_LEAF + 1] = {
+    let mut first = [0; MAX_LEAF + 1];
+    let mut m = 1;
+    while m <= MAX_LEAF {
+        first[m] = first[m - 1] + FACTORIAL[m - 1];
+        m += 1;
+    }
+    first
+};
 
-const fn unpacked() -> [[[u16; PADDED]; OUTCOMES]; MAX_LEAF + 1] {
-    let mut out = [[[0u16; PADDED]; OUTCOMES]; MAX_LEAF + 1];
+/// Orders of all leaf sizes.
+const ALL_ORDERS: usize = FIRST[MAX_LEAF] + FACTORIAL[MAX_LEAF];
+
+/// `CODES` unpacked: `ORDERS[FIRST[m] + i][s]` is the position at slot `s` of order `i`
+/// of a leaf of `m`.
+static ORDERS: [[u16; PADDED]; ALL_ORDERS] = unpacked();
+
+/// Order `i` of a leaf of `m` positions.
+fn order(m: usize, i: usize) -> &'static [u16; PADDED] {
+    &ORDERS[FIRST[m] + i]
+}
+
+const fn unpacked() -> [[u16; PADDED]; ALL_ORDERS] {
+    let mut out = [[0u16; PADDED]; ALL_ORDERS];
     let mut m = 0;
     while m <= MAX_LEAF {
         let mut i = 0;
-        while i < OUTCOMES {
+        while i < FACTORIAL[m] {
             let mut s = 0;
             while s < m {
-                out[m][i][s] = digit(CODES[m][i], s) as u16;
+                out[FIRST[m] + i][s] = digit(CODES[m][i], s) as u16;
                 s += 1;
             }
             i += 1;
@@ -183,9 +203,9 @@ fn merge_probs<const NT: usize, const NB: usize>(lo: usize, w: ByPosition, out: 
             let mut reach = [[1.0f64; 4]; 2];
             let mut stop = [[1.0f64; 4]; 2];
             for t in 0..NT {
-                let row = w.rows[lo + usize::from(ORDERS[NT][a][t])];
+                let row = w.rows[lo + usize::from(order(NT, a)[t])];
                 for i in 0..NB {
-                    let y = (lo + NT + usize::from(ORDERS[NB][b][i])) as u32;
+                    let y = (lo + NT + usize::from(order(NB, b)[i])) as u32;
                     let p = f64::from(w.w[row.wrapping_add(y) as usize]);
                     stop[t][i] = reach[t][i] * (1.0 - p);
                     reach[t][i + 1] = reach[t][i] * p;
@@ -282,8 +302,10 @@ pub(crate) fn draw<const TRACK: bool>(
         step /= 2;
         i += usize::from(cumulative[i + step - 1] <= x) * step;
     }
+    // `x` is below the last sum, so `i` is an order of the leaf; the bound is for safety.
+    let i = i.min(FACTORIAL[m] - 1);
     let start = usize::from(lo);
-    for (slot, &position) in seg[start..start + PADDED].iter_mut().zip(&ORDERS[m][i]) {
+    for (slot, &position) in seg[start..start + PADDED].iter_mut().zip(order(m, i)) {
         *slot = position + lo;
     }
     if TRACK {
@@ -303,8 +325,8 @@ mod tests {
     #[test]
     fn orders_are_distinct_permutations() {
         for m in 1..=MAX_LEAF {
-            let orders = &ORDERS[m][..FACTORIAL[m]];
-            for order in orders {
+            let orders: std::vec::Vec<_> = (0..FACTORIAL[m]).map(|i| order(m, i)).collect();
+            for order in &orders {
                 let mut seen = [false; MAX_LEAF];
                 for &p in &order[..m] {
                     assert!(
@@ -337,7 +359,8 @@ mod tests {
         let mut out = [0u16; 5];
         ppg.sample(SamplerMode::Uncorrected, &mut out).unwrap();
         let (mut total, mut zero) = (0.0, 0);
-        for (i, order) in ORDERS[n][..FACTORIAL[n]].iter().enumerate() {
+        for i in 0..FACTORIAL[n] {
+            let order = order(n, i);
             let p = ppg.leaf_tables.probs[0][i];
             let replayed = ppg.log_prob(SamplerMode::Uncorrected, &order[..n]).unwrap();
             assert!((libm::log(p) - replayed).abs() < 1e-12 || p == 0.0 && replayed.is_infinite());
