@@ -195,18 +195,30 @@ fn merge_probs<const NT: usize, const NB: usize>(lo: usize, w: ByPosition, out: 
     let (mut top, mut bottom) = ([0.0; 6], [0.0; 6]);
     orders(lo, NT, w, &mut top);
     orders(lo + NT, NB, w, &mut bottom);
-    let mut e = 0;
+    // The weights across the halves, read once: `across[x][y]` for the top half's
+    // position `lo + x` and the bottom half's `lo + NT + y`.
+    let mut across = [[0.0f64; 3]; 2];
+    for (x, row) in across.iter_mut().enumerate().take(NT) {
+        let start = w.rows[lo + x];
+        for (y, p) in row.iter_mut().enumerate().take(NB) {
+            *p = f64::from(w.w[start.wrapping_add((lo + NT + y) as u32) as usize]);
+        }
+    }
+    let count = const { binomial(NT + NB, NT) };
+    let outcomes = const { merge_outcomes(NT, NB) };
+    let mut chunks = out.chunks_exact_mut(count);
     for (a, &top_p) in top[..FACTORIAL[NT]].iter().enumerate() {
+        let top_order = order(NT, a);
         for (b, &bottom_p) in bottom[..FACTORIAL[NB]].iter().enumerate() {
+            let bottom_order = order(NB, b);
             // Top item t stops before bottom item i (`stop[t][i]`) after passing all
             // before it (`reach[t][i]`); `stop[t][NB]` is passing them all.
             let mut reach = [[1.0f64; 4]; 2];
             let mut stop = [[1.0f64; 4]; 2];
             for t in 0..NT {
-                let row = w.rows[lo + usize::from(order(NT, a)[t])];
+                let weights = &across[usize::from(top_order[t])];
                 for i in 0..NB {
-                    let y = (lo + NT + usize::from(order(NB, b)[i])) as u32;
-                    let p = f64::from(w.w[row.wrapping_add(y) as usize]);
+                    let p = weights[usize::from(bottom_order[i])];
                     stop[t][i] = reach[t][i] * (1.0 - p);
                     reach[t][i + 1] = reach[t][i] * p;
                 }
@@ -221,14 +233,12 @@ fn merge_probs<const NT: usize, const NB: usize>(lo: usize, w: ByPosition, out: 
             }
             let last = &stop[NT - 1];
             let base = top_p * bottom_p;
-            let outcomes = const { merge_outcomes(NT, NB) };
-            for (slot, &[k, j]) in out[e..]
-                .iter_mut()
-                .zip(&outcomes[..const { binomial(NT + NB, NT) }])
-            {
+            let Some(chunk) = chunks.next() else {
+                return;
+            };
+            for (slot, &[k, j]) in chunk.iter_mut().zip(&outcomes[..count]) {
                 *slot = base * last[usize::from(k)] * g[usize::from(j)];
             }
-            e += const { binomial(NT + NB, NT) };
         }
     }
 }
