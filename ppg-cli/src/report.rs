@@ -525,12 +525,12 @@ const NOTES: &str = "
   draws moves this figure and not the fairness. With all pairs free this wander is wide,
   which is also why the learning rate matters: we use the true-label driver's 0.01
   (protocol.md); with 0.4 the TREC 2019 DTR run gives 1.40 / 0.85 instead of 1.33 / 0.87.
-  Fairness itself matches (1.330 against 1.320, 2.125 against 2.141, EEL 0.000).
+  Fairness itself matches (1.330 against 1.320, 2.140 against 2.141, EEL 0.000).
 - **TREC 2020 LTR and Ideal rows** (EEL 0.180 against 0.173, DTR 2.499 against 2.538). Ours
   equal protocol.md's deterministic rows to the third decimal; the published ones differ by
   the order of tied items in the long lists (the paper's numpy sort broke ties
   differently), which likely shifts the TREC 2020 rows started from them by as much, e.g.
-  PPG + intra's NDCG@10 with LTR grades (0.388 against 0.370, as LTR's 0.385 against 0.373).
+  PPG + intra's NDCG@10 with LTR grades (0.384 against 0.370, as LTR's 0.385 against 0.373).
 - **RAND** differs by sampling noise only: on TREC 2020's 108 DTR queries one run of uniform
   permutations differs from the next by several hundredths (compare the table's RAND, the
   mean of two runs, with the sweep's 4-session point, the first run alone).
@@ -542,6 +542,6 @@ const NOTES: &str = "
   times would keep 1.81. Every sample redraws all S blocks, so its cost is an average over
   S independent perturbations and concentrates around their mean; the best of 800 samples,
   which is what PPG keeps, then rarely beats the reference. In one run at 32 sessions (with
-  the sampler's previous random stream, 2.10 as is) none of these recovered it: 200 epochs
+  an earlier random stream of the sampler, 2.10 as is) none of these recovered it: 200 epochs
   (2.05), learning rate 0.4 (2.21), initial weights 0.1 (`--initial-weight 0.1`, 2.20), the
   exact gradient (2.35), the corrected sampler (2.09), a baseline (2.35). The paper does not say how its budget scaled with S.";
