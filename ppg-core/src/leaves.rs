@@ -24,9 +24,39 @@ pub(crate) const SEARCH: usize = 128;
 /// Bits of a position inside a leaf, in an order's code.
 const BITS: u32 = 3;
 
-/// Leaves of an `n`-item block at most: every leaf of a longer block has at least 3.
+/// Leaves of an `n`-item block, which is also the most a block of at most `n` items has
+/// (the count never falls as `n` grows: a test checks every `n` up to `MAX_ITEMS`).
 pub(crate) const fn leaves_for(n: usize) -> usize {
-    n / 3 + 1
+    // The blocks at one depth have two sizes, `small` and `small + 1`: counting both keeps
+    // this O(log n), also for the absurd shapes `Ppg::bytes` must size without hanging.
+    let (mut small, mut smalls, mut bigs) = (n, 1usize, 0usize);
+    let mut leaves = 0usize;
+    loop {
+        if small < MAX_LEAF {
+            return leaves.saturating_add(smalls).saturating_add(bigs);
+        }
+        if small == MAX_LEAF {
+            // The blocks of 5 are leaves; those of 6 split into two of 3.
+            leaves = leaves.saturating_add(smalls);
+            (small, smalls, bigs) = (3, bigs.saturating_mul(2), 0);
+            continue;
+        }
+        (small, smalls, bigs) = if small % 2 == 0 {
+            // 2q -> q + q, 2q + 1 -> q + (q + 1).
+            (
+                small / 2,
+                smalls.saturating_mul(2).saturating_add(bigs),
+                bigs,
+            )
+        } else {
+            // 2q + 1 -> q + (q + 1), 2q + 2 -> (q + 1) + (q + 1).
+            (
+                small / 2,
+                smalls,
+                smalls.saturating_add(bigs.saturating_mul(2)),
+            )
+        };
+    }
 }
 
 /// Fills `spans` with the `[lo, hi)` of the leaves of an `n`-item block, split as
@@ -330,6 +360,24 @@ mod tests {
     use super::*;
     use crate::{Dims, Ppg, Rng, SamplerMode};
     use std::vec;
+
+    /// `leaves_for` counts what `fill_spans` lists, and never falls as `n` grows, so that
+    /// tables laid out for a capacity hold any shorter query's leaves.
+    #[test]
+    fn leaf_counts_grow_with_the_list() {
+        let mut spans = vec![[0u16; 2]; leaves_for(crate::MAX_ITEMS)];
+        let mut most = 0;
+        for n in 1..=crate::MAX_ITEMS {
+            let count = leaves_for(n);
+            assert!(count >= most, "n {n}");
+            most = count;
+            if n <= 3000 || n % 997 == 0 || n == crate::MAX_ITEMS {
+                assert_eq!(fill_spans(n, &mut spans), count, "n {n}");
+            }
+        }
+        // Shapes far beyond the capacity only need an answer, and a bound.
+        assert!(leaves_for(usize::MAX) <= usize::MAX / 3 + 1);
+    }
 
     /// Every listed order of every leaf size is a permutation, and no order is listed twice.
     #[test]
