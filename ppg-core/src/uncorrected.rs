@@ -83,8 +83,9 @@ pub(crate) struct Plan<'a> {
     pub tops: usize,
 }
 
-/// Samples one block of `seg.len()` positions in place (`seg` need not be initialised),
-/// its leaves ordered from `tables`.
+/// Samples one block in place, its leaves ordered from `tables`. `seg` holds the block and
+/// `leaves::PADDED` slots of slack after it, which a leaf's draw may overwrite; it need not
+/// be initialised.
 pub(crate) fn draw_block<const TRACK: bool>(
     seg: &mut [u16],
     plan: Plan,
