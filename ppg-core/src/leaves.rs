@@ -5,7 +5,7 @@
 //! Such a sub-block, a *leaf*, has at most 5! = 120 orders. While the weights stay the same,
 //! each leaf's orders and their probabilities under the uncorrected sampler are listed once;
 //! a draw then orders a leaf with one uniform and a branch-free search of its cumulative
-//! thresholds, instead of up to 4 merges and their coin flips. The rest of the block is
+//! probabilities, instead of up to 4 merges and their coin flips. The rest of the block is
 //! merged as before, and the outcome has exactly the merge sampler's distribution: a leaf's
 //! order is independent of every other leaf and of what happens above it.
 //!
@@ -19,10 +19,8 @@ use crate::uncorrected::ByPosition;
 pub(crate) const MAX_LEAF: usize = 5;
 /// Orders of a leaf at most: `MAX_LEAF!`.
 pub(crate) const OUTCOMES: usize = 120;
-/// The thresholds searched, `OUTCOMES` rounded up to a power of two.
+/// Cumulative sums a draw searches: `OUTCOMES` rounded up to a power of two.
 pub(crate) const SEARCH: usize = 128;
-/// Bits of a position inside a leaf, in an order's code.
-const BITS: u32 = 3;
 
 /// Leaves of an `n`-item block, which is also the most a block of at most `n` items has
 /// (the count never falls as `n` grows: a test checks every `n` up to `MAX_ITEMS`).
@@ -100,14 +98,8 @@ impl Tables<'_> {
 /// Orders of `m` positions.
 const FACTORIAL: [usize; MAX_LEAF + 1] = [1, 1, 2, 6, 24, 120];
 
-/// `CODES[m][i]` puts position `CODES[m][i] >> 3 s & 7` of a leaf of `m` at its slot `s`.
-/// The orders depend only on `m`, so they are listed at compile time; `merge_probs` lists
-/// their probabilities in the same sequence: for each order of the top half, each order of
-/// the bottom half, each outcome of their merge.
-const CODES: [[u16; OUTCOMES]; MAX_LEAF + 1] = codes();
-
-/// Slots a leaf's draw writes: its order, then slots the next leaf (or the padding after
-/// the block, see [`PADDED`]) overwrites. A whole vector, so that the write is one store.
+/// Slots a leaf's draw writes: its own, then slots that the next leaf overwrites or that
+/// lie in the slack after the block. Eight `u16` are one vector: the write is one store.
 pub(crate) const PADDED: usize = 8;
 
 /// Where the orders of a leaf of `m` start in `ORDERS`: sums of the smaller factorials.
@@ -124,47 +116,27 @@ const FIRST: [usize; MAX_LEAF + 1] = {
 /// Orders of all leaf sizes.
 const ALL_ORDERS: usize = FIRST[MAX_LEAF] + FACTORIAL[MAX_LEAF];
 
-/// `CODES` unpacked: `ORDERS[FIRST[m] + i][s]` is the position at slot `s` of order `i`
-/// of a leaf of `m`.
-static ORDERS: [[u16; PADDED]; ALL_ORDERS] = unpacked();
+/// `ORDERS[FIRST[m] + i][s]` is the position at slot `s` of order `i` of a leaf of `m`.
+/// The orders depend only on `m`, so they are listed at compile time; `merge_probs` lists
+/// their probabilities in the same sequence: for each order of the top half, each order of
+/// the bottom half, each outcome of their merge.
+static ORDERS: [[u16; PADDED]; ALL_ORDERS] = orders_table();
 
 /// Order `i` of a leaf of `m` positions.
 fn order(m: usize, i: usize) -> &'static [u16; PADDED] {
     &ORDERS[FIRST[m] + i]
 }
 
-const fn unpacked() -> [[u16; PADDED]; ALL_ORDERS] {
-    let mut out = [[0u16; PADDED]; ALL_ORDERS];
-    let mut m = 0;
-    while m <= MAX_LEAF {
-        let mut i = 0;
-        while i < FACTORIAL[m] {
-            let mut s = 0;
-            while s < m {
-                out[FIRST[m] + i][s] = digit(CODES[m][i], s) as u16;
-                s += 1;
-            }
-            i += 1;
-        }
-        m += 1;
-    }
-    out
-}
-
-const fn digit(code: u16, s: usize) -> usize {
-    (code >> (BITS as usize * s) & 7) as usize
-}
-
-const fn codes() -> [[u16; OUTCOMES]; MAX_LEAF + 1] {
-    let mut table = [[0u16; OUTCOMES]; MAX_LEAF + 1];
+const fn orders_table() -> [[u16; PADDED]; ALL_ORDERS] {
+    let mut table = [[0u16; PADDED]; ALL_ORDERS];
     let mut m = 2;
     while m <= MAX_LEAF {
         let (nt, nb) = (m / 2, m - m / 2);
-        let mut e = 0;
-        let mut a = 0;
-        while a < FACTORIAL[nt] {
-            let mut b = 0;
-            while b < FACTORIAL[nb] {
+        let mut e = FIRST[m];
+        let mut a = FIRST[nt];
+        while a < FIRST[nt] + FACTORIAL[nt] {
+            let mut b = FIRST[nb];
+            while b < FIRST[nb] + FACTORIAL[nb] {
                 // Top items pass `counts[t]` bottom items, `counts` non-decreasing in `t`
                 // (at most 2 top items in a leaf), in the order `merge_probs` follows.
                 let mut k1 = 0;
@@ -172,11 +144,9 @@ const fn codes() -> [[u16; OUTCOMES]; MAX_LEAF + 1] {
                     let mut k0 = 0;
                     while k0 <= if nt == 2 { k1 } else { 0 } {
                         let counts = if nt == 2 { [k0, k1] } else { [k1, 0] };
-                        let mut code = 0u16;
                         let mut t = 0;
                         while t < nt {
-                            let at = t + counts[t];
-                            code |= (digit(table[nt][a], t) as u16) << (BITS as usize * at);
+                            table[e][t + counts[t]] = table[a][t];
                             t += 1;
                         }
                         let mut i = 0;
@@ -187,11 +157,9 @@ const fn codes() -> [[u16; OUTCOMES]; MAX_LEAF + 1] {
                                 above += (counts[t] <= i) as usize;
                                 t += 1;
                             }
-                            let position = nt + digit(table[nb][b], i);
-                            code |= (position as u16) << (BITS as usize * above);
+                            table[e][above] = nt as u16 + table[b][i];
                             i += 1;
                         }
-                        table[m][e] = code;
                         e += 1;
                         k0 += 1;
                     }
@@ -207,7 +175,7 @@ const fn codes() -> [[u16; OUTCOMES]; MAX_LEAF + 1] {
 }
 
 /// Probabilities of the orders of the `m <= 5` positions from `lo` under the uncorrected
-/// merge sampler, in `CODES[m]` sequence, into `out`.
+/// merge sampler, in `ORDERS` sequence, into `out`.
 fn orders(lo: usize, m: usize, w: ByPosition, out: &mut [f64]) {
     match m {
         2 => merge_probs::<1, 1>(lo, w, out),
@@ -277,7 +245,7 @@ const fn binomial(n: usize, k: usize) -> usize {
     FACTORIAL[n] / (FACTORIAL[k] * FACTORIAL[n - k])
 }
 
-/// The outcomes of a merge of `nt <= 2` top into `nb <= 3` bottom positions in `CODES`
+/// The outcomes of a merge of `nt <= 2` top into `nb <= 3` bottom positions in `ORDERS`
 /// sequence, each as `[k, j]`: the last top item passes `k` bottom items, the first one's
 /// factor is `g[j]` (see `merge_probs`).
 const fn merge_outcomes(nt: usize, nb: usize) -> [[u8; 2]; 10] {
