@@ -47,7 +47,8 @@ pub(crate) struct Buffers<'a> {
 
 /// Buffers of one merge of the general shape.
 pub(crate) struct MergeBuffers<'a> {
-    /// Top items that move: `n / 2` entries.
+    /// The top items the counting reached, by top index, saved for the placement that
+    /// overwrites their slots: `n / 2` entries.
     pub moved: &'a mut [u16],
     /// Counts of the top items: `n / 2` entries.
     pub counts: &'a mut [u16],
@@ -210,11 +211,15 @@ fn merge_any<const TRACK: bool>(
     log: &mut LogProb,
 ) {
     let counts = &mut b.counts[..nt];
+    let moved = &mut b.moved[..nt];
     let mut bound = part.len() - nt;
     let mut t = nt;
     while bound > 0 && t > 0 {
         t -= 1;
-        let row = w.rows[usize::from(part[t])];
+        // Saved here, in the loop that reads it anyway: a separate copy of the moved items
+        // has a variable length and becomes a call to memcpy.
+        moved[t] = part[t];
+        let row = w.rows[usize::from(moved[t])];
         let ut = f64::from(u[t]) * SCALE;
         let mut reach = 1.0;
         let mut fail = 1.0;
@@ -240,12 +245,10 @@ fn merge_any<const TRACK: bool>(
     if first == nt {
         return;
     }
-    let moved = &mut b.moved[..nt - first];
-    moved.copy_from_slice(&part[first..nt]);
     // Front to back, a bottom item is read before its old slot can be overwritten.
     let mut out = first;
     let mut i = 0;
-    for (&item, &until) in moved.iter().zip(&counts[first..]) {
+    for (&item, &until) in moved[first..].iter().zip(&counts[first..]) {
         while i < usize::from(until) {
             part[out] = part[nt + i];
             out += 1;
