@@ -151,7 +151,7 @@ impl<'a> Ppg<'a> {
             region_bytes::<u32>(n),
             region_bytes::<[u16; 3]>(n),
             region_bytes::<[u16; 2]>(leaves::leaves_for(n)),
-            region_bytes::<[f64; leaves::SEARCH]>(leaves),
+            region_bytes::<[u32; leaves::SEARCH]>(leaves),
             region_bytes::<[f64; leaves::OUTCOMES]>(leaves),
             work,
         ])
@@ -201,7 +201,7 @@ impl<'a> Ppg<'a> {
         let leaf_spans = arena.take(leaves::leaves_for(n))?;
         let leaves = leaves::leaves_for(n) * dims.sessions;
         let leaf_tables = Tables {
-            cumulative: arena.take(leaves)?,
+            bounds: arena.take(leaves)?,
             probs: arena.take(leaves)?,
         };
         let work = Work {

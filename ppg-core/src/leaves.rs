@@ -5,12 +5,13 @@
 //! Such a sub-block, a *leaf*, has at most 5! = 120 orders. While the weights stay the same,
 //! each leaf's orders and their probabilities under the uncorrected sampler are listed once;
 //! a draw then orders a leaf with one uniform and a branch-free search of its cumulative
-//! probabilities, instead of up to 4 merges and their coin flips. The rest of the block is
+//! probabilities, kept as 32-bit bounds so that the uniform is compared as drawn, instead of up to 4 merges and their coin flips. The rest of the block is
 //! merged as before, and the outcome has exactly the merge sampler's distribution: a leaf's
 //! order is independent of every other leaf and of what happens above it.
 //!
-//! A leaf's uniform has 32 bits, like the merges' uniforms: each order's probability is
-//! realised to within `2^-32`, and an order of probability 0 is never drawn.
+//! A leaf's uniform has 32 bits, like the merges' uniforms, and the bounds are its interval
+//! ends rounded down: each order's probability is realised to within `2^-32`, and an order
+//! of probability 0 (an empty interval) is never drawn.
 
 use crate::sampler::LogProb;
 use crate::uncorrected::ByPosition;
@@ -19,7 +20,7 @@ use crate::uncorrected::ByPosition;
 pub(crate) const MAX_LEAF: usize = 5;
 /// Orders of a leaf at most: `MAX_LEAF!`.
 pub(crate) const OUTCOMES: usize = 120;
-/// Cumulative sums a draw searches: `OUTCOMES` rounded up to a power of two.
+/// Bounds a draw searches: `OUTCOMES` rounded up to a power of two.
 pub(crate) const SEARCH: usize = 128;
 
 /// Leaves of an `n`-item block, which is also the most a block of at most `n` items has
@@ -79,9 +80,10 @@ pub(crate) fn fill_spans(n: usize, spans: &mut [[u16; 2]]) -> usize {
 /// The outcome tables of one session's leaves, one entry per leaf. Order `i` of a leaf of
 /// `m` positions is `order(m, i)`.
 pub(crate) struct Tables<'a> {
-    /// `cumulative[i]` is the probability of orders `0..=i`; entries past the last order
-    /// are infinite, so that a fixed-length search never stops on them.
-    pub cumulative: &'a mut [[f64; SEARCH]],
+    /// `bounds[i]` is `2^32` times the probability of orders `0..=i`, rounded down and
+    /// held to `u32::MAX`, which is also every entry past the last order: a draw's key is
+    /// below it, so that a fixed-length search never stops there.
+    pub bounds: &'a mut [[u32; SEARCH]],
     pub probs: &'a mut [[f64; OUTCOMES]],
 }
 
@@ -89,7 +91,7 @@ impl Tables<'_> {
     /// The tables of leaves `range`.
     pub(crate) fn part(&mut self, range: core::ops::Range<usize>) -> Tables<'_> {
         Tables {
-            cumulative: &mut self.cumulative[range.clone()],
+            bounds: &mut self.bounds[range.clone()],
             probs: &mut self.probs[range],
         }
     }
@@ -276,22 +278,26 @@ pub(crate) fn build(spans: &[[u16; 2]], w: ByPosition, tables: &mut Tables) {
         let count = FACTORIAL[usize::from(hi - lo)];
         let probs = &mut tables.probs[k];
         orders(usize::from(lo), usize::from(hi - lo), w, probs);
-        let cumulative = &mut tables.cumulative[k];
+        // The sum is 1 up to rounding; scaling by it makes the last possible order end at
+        // 2^32, which the saturating cast holds to `u32::MAX`. A zero probability leaves the
+        // sum, and so the bound, unchanged.
+        let scale = 4_294_967_296.0 / probs[..count].iter().sum::<f64>();
+        let bounds = &mut tables.bounds[k];
         let mut sum = 0.0;
-        for (&p, c) in probs[..count].iter().zip(cumulative.iter_mut()) {
+        for (&p, b) in probs[..count].iter().zip(bounds.iter_mut()) {
             sum += p;
-            *c = sum;
+            *b = (sum * scale) as u32;
         }
-        cumulative[count..].fill(f64::INFINITY);
+        bounds[count..].fill(u32::MAX);
     }
 }
 
 /// Orders leaf `k` of a block at `seg[lo..hi]` with the uniform `u`, overwriting
 /// `seg[hi..lo + PADDED]`.
 ///
-/// The search is for `u` times the leaf's total, which rounding may leave just off 1: the
-/// point is then strictly below the last sum, and an order of probability 0 (an empty
-/// interval) is never found.
+/// The key is `u` held below `u32::MAX`, so that it is below the last possible order's
+/// bound (`u32::MAX`, standing for `2^32`); `u == u32::MAX` falls in that order's interval,
+/// as it would with the exact bound.
 #[inline(always)]
 pub(crate) fn draw<const TRACK: bool>(
     seg: &mut [u16],
@@ -302,15 +308,16 @@ pub(crate) fn draw<const TRACK: bool>(
     log: &mut LogProb,
 ) {
     let m = usize::from(hi - lo);
-    let cumulative = &tables.cumulative[k];
-    let x = f64::from(u) * (1.0 / 4_294_967_296.0) * cumulative[FACTORIAL[m] - 1];
+    let bounds = &tables.bounds[k];
+    let key = u.min(u32::MAX - 1);
     let mut i = 0;
     let mut step = SEARCH;
     while step > 1 {
         step /= 2;
-        i += usize::from(cumulative[i + step - 1] <= x) * step;
+        i += usize::from(bounds[i + step - 1] <= key) * step;
     }
-    // `x` is below the last sum, so `i` is an order of the leaf; the bound is for safety.
+    // The key is below the last order's bound, so `i` is an order of the leaf; the bound
+    // is for safety.
     let i = i.min(FACTORIAL[m] - 1);
     let start = usize::from(lo);
     for (slot, &position) in seg[start..start + PADDED].iter_mut().zip(order(m, i)) {
@@ -398,6 +405,56 @@ mod tests {
         assert_eq!(zero, 60);
     }
 
+    /// Every key in an order's interval draws that order, and an impossible order is
+    /// drawn by none, also when it ends the list: `u32::MAX` draws a possible order.
+    #[test]
+    fn keys_draw_the_order_of_their_interval() {
+        let n = 5;
+        let dims = Dims::new(n, 1, 1);
+        let mut mem = vec![0u8; Ppg::bytes(dims)];
+        let mut rng = Rng::new(4);
+        let mut impossible_last = 0;
+        for x in 0..n {
+            for y in x + 1..n {
+                let mut ppg = Ppg::new(&mut mem, dims, 1).unwrap();
+                ppg.start(n, 1, 0.5).unwrap();
+                for a in 0..n {
+                    for b in a + 1..n {
+                        let w = 0.05 + 0.9 * rng.unit_f64() as f32;
+                        ppg.set_weight(0, a, b, w).unwrap();
+                    }
+                }
+                ppg.forbid(x, y).unwrap();
+                ppg.sample(SamplerMode::Uncorrected, &mut [0u16; 5])
+                    .unwrap();
+                let tables = ppg.leaf_tables.part(0..1);
+                let drawn = |u: u32| {
+                    let mut seg = [0u16; PADDED];
+                    draw::<false>(&mut seg, [0, 5], 0, u, &tables, &mut LogProb::new());
+                    (0..OUTCOMES)
+                        .position(|i| order(5, i)[..5] == seg[..5])
+                        .unwrap()
+                };
+                let (probs, bounds) = (&tables.probs[0], &tables.bounds[0]);
+                let mut start = 0;
+                for i in 0..OUTCOMES {
+                    let end = bounds[i];
+                    if probs[i] == 0.0 {
+                        assert_eq!(end, start, "forbidden ({x}, {y}), order {i}");
+                    } else if end > start {
+                        assert_eq!(drawn(start), i);
+                        assert_eq!(drawn(end - 1), i);
+                    }
+                    start = end;
+                }
+                assert!(probs[drawn(u32::MAX)] > 0.0);
+                impossible_last += usize::from(probs[OUTCOMES - 1] == 0.0);
+            }
+        }
+        // Some forbidden pairs make the last listed order impossible: the edge is tested.
+        assert!(impossible_last > 0);
+    }
+
     /// `set_weight` after a draw updates the position copy and one leaf table in place;
     /// the result must equal a full rebuild, bit for bit.
     #[test]
@@ -423,15 +480,12 @@ mod tests {
             let leaves = ppg.leaf_count * sessions;
             let by_position = ppg.by_position[..pairs].to_vec();
             let probs = ppg.leaf_tables.probs[..leaves].to_vec();
-            let cumulative = ppg.leaf_tables.cumulative[..leaves].to_vec();
+            let bounds = ppg.leaf_tables.bounds[..leaves].to_vec();
             ppg.prepared_stale = true;
             ppg.prepare_uncorrected();
             assert!(by_position == ppg.by_position[..pairs], "round {round}");
             assert!(probs == ppg.leaf_tables.probs[..leaves], "round {round}");
-            assert!(
-                cumulative == ppg.leaf_tables.cumulative[..leaves],
-                "round {round}"
-            );
+            assert!(bounds == ppg.leaf_tables.bounds[..leaves], "round {round}");
         }
     }
 }
