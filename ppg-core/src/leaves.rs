@@ -5,9 +5,10 @@
 //! Such a sub-block, a *leaf*, has at most 5! = 120 orders. While the weights stay the same,
 //! each leaf's orders and their probabilities under the uncorrected sampler are listed once;
 //! a draw then orders a leaf with one uniform and a branch-free search of its cumulative
-//! probabilities, kept as 32-bit bounds so that the uniform is compared as drawn, instead of up to 4 merges and their coin flips. The rest of the block is
-//! merged as before, and the outcome has exactly the merge sampler's distribution: a leaf's
-//! order is independent of every other leaf and of what happens above it.
+//! probabilities (kept as 32-bit bounds, so that the uniform is compared as drawn), instead
+//! of up to 4 merges and their coin flips. The rest of the block is merged as before, and
+//! the outcome has exactly the merge sampler's distribution: a leaf's order is independent
+//! of every other leaf and of what happens above it.
 //!
 //! A leaf's uniform has 32 bits, like the merges' uniforms, and the bounds are its interval
 //! ends rounded down: each order's probability is realised to within `2^-32`, and an order
