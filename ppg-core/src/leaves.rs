@@ -11,8 +11,9 @@
 //! of every other leaf and of what happens above it.
 //!
 //! A leaf's uniform has 32 bits, like the merges' uniforms, and the bounds are its interval
-//! ends rounded down: each order's probability is realised to within `2^-32`, and an order
-//! of probability 0 (an empty interval) is never drawn.
+//! ends rounded to the nearest integer: each order's probability is realised to within
+//! `2^-32` (plus the `1e-15` or so by which the computed probabilities miss summing to 1),
+//! and an order of probability 0 (an empty interval) is never drawn.
 
 use crate::sampler::LogProb;
 use crate::uncorrected::ByPosition;
@@ -81,7 +82,7 @@ pub(crate) fn fill_spans(n: usize, spans: &mut [[u16; 2]]) -> usize {
 /// The outcome tables of one session's leaves, one entry per leaf. Order `i` of a leaf of
 /// `m` positions is `order(m, i)`.
 pub(crate) struct Tables<'a> {
-    /// `bounds[i]` is `2^32` times the probability of orders `0..=i`, rounded down and
+    /// `bounds[i]` is `2^32` times the probability of orders `0..=i`, rounded and
     /// held to `u32::MAX`, which is also every entry past the last order: a draw's key is
     /// below it, so that a fixed-length search never stops there.
     pub bounds: &'a mut [[u32; SEARCH]],
@@ -279,15 +280,25 @@ pub(crate) fn build(spans: &[[u16; 2]], w: ByPosition, tables: &mut Tables) {
         let count = FACTORIAL[usize::from(hi - lo)];
         let probs = &mut tables.probs[k];
         orders(usize::from(lo), usize::from(hi - lo), w, probs);
-        // The sum is 1 up to rounding; scaling by it makes the last possible order end at
-        // 2^32, which the saturating cast holds to `u32::MAX`. A zero probability leaves the
-        // sum, and so the bound, unchanged.
-        let scale = 4_294_967_296.0 / probs[..count].iter().sum::<f64>();
-        let bounds = &mut tables.bounds[k];
+        // The sums first, then the bounds in a loop of their own, which is vector code.
+        let mut sums = [0.0f64; OUTCOMES];
         let mut sum = 0.0;
-        for (&p, b) in probs[..count].iter().zip(bounds.iter_mut()) {
+        for (&p, c) in probs[..count].iter().zip(sums.iter_mut()) {
             sum += p;
-            *b = (sum * scale) as u32;
+            *c = sum;
+        }
+        let bounds = &mut tables.bounds[k];
+        for (&c, b) in sums[..count].iter().zip(bounds.iter_mut()) {
+            // The last possible order ends at 2^32 up to rounding, held to `u32::MAX`. Adding
+            // 2^52 rounds to an integer in the low mantissa bits, in fewer instructions than
+            // a saturating cast.
+            let x = c * 4_294_967_296.0;
+            let x = if x < 4_294_967_295.0 {
+                x
+            } else {
+                4_294_967_295.0
+            };
+            *b = (x + 4_503_599_627_370_496.0).to_bits() as u32;
         }
         bounds[count..].fill(u32::MAX);
     }
