@@ -145,14 +145,28 @@ impl<'a> Eel<'a> {
         // dependent adds through memory as long as the ranking, and the trainer calls this
         // for every sample.
         let mut lanes = [[0.0f64; MAX_GROUPS]; 4];
+        // `new` checked every id below MAX_GROUPS: the mask changes nothing and leaves the
+        // hot loop without a bounds check.
+        let add = |lane: &mut [f64; MAX_GROUPS], item: u16, e: f64| {
+            let &g = self.group.get(usize::from(item))?;
+            lane[usize::from(g) & (MAX_GROUPS - 1)] += e;
+            Some(())
+        };
         for block in ranking.chunks_exact(n) {
-            for (k, (&item, &e)) in block.iter().zip(self.exposure).enumerate() {
-                let Some(&g) = self.group.get(usize::from(item)) else {
+            let mut items = block.chunks_exact(4);
+            let mut exposures = self.exposure.chunks_exact(4);
+            for (four, e) in (&mut items).zip(&mut exposures) {
+                for (lane, (&item, &e)) in lanes.iter_mut().zip(four.iter().zip(e)) {
+                    if add(lane, item, e).is_none() {
+                        return f64::NAN;
+                    }
+                }
+            }
+            let rest = items.remainder().iter().zip(exposures.remainder());
+            for (lane, (&item, &e)) in lanes.iter_mut().zip(rest) {
+                if add(lane, item, e).is_none() {
                     return f64::NAN;
-                };
-                // `new` checked every id below MAX_GROUPS: the mask changes nothing and
-                // leaves the hot loop without a bounds check.
-                lanes[k % 4][usize::from(g) & (MAX_GROUPS - 1)] += e;
+                }
             }
         }
         let mut exposure = [0.0f64; MAX_GROUPS];
