@@ -1,9 +1,11 @@
 //! Speed of sampling and of one full training run (criterion).
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
-use ppg_core::objective::{exposure, Eel, RankStart};
 use ppg_core::{Dims, Gradient, Ppg, SamplerMode, TrainConfig};
 use std::hint::black_box;
+
+#[path = "common/query.rs"]
+mod query;
 
 fn sampling(c: &mut Criterion) {
     let mut group = c.benchmark_group("sample");
@@ -45,13 +47,8 @@ fn sampling(c: &mut Criterion) {
 fn training(c: &mut Criterion) {
     let mut group = c.benchmark_group("train");
     let (items, sessions) = (20, 4);
-    let utility: Vec<f64> = (0..items)
-        .map(|i| ((items - i) * 5 / items) as f64)
-        .collect();
-    let groups: Vec<u8> = (0..items).map(|i| (i % 3 == 1) as u8).collect();
-    let mut table = vec![0f64; items];
-    exposure::fill(RankStart::One, &mut table);
-    let eel = Eel::new(&utility, &groups, 5, &table).unwrap();
+    let query = query::Query::new(items);
+    let eel = query.eel();
     let recipes = [
         ("reference", TrainConfig::default()),
         (

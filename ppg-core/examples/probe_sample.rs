@@ -2,7 +2,9 @@
 //! `valgrind --tool=cachegrind --branch-sim=yes`: unlike wall time, the counts do not move
 //! with the machine's load. `probe_sample train` profiles training runs instead of samples.
 
-use ppg_core::objective::{exposure, Eel, RankStart};
+#[path = "../benches/common/query.rs"]
+mod query;
+
 use ppg_core::{Dims, Ppg, SamplerMode, TrainConfig};
 
 fn main() {
@@ -12,13 +14,8 @@ fn main() {
     let mut ppg = Ppg::new(&mut mem, dims, 1).unwrap();
     ppg.start(items, sessions, 0.5).unwrap();
     if std::env::args().nth(1).as_deref() == Some("train") {
-        let utility: Vec<f64> = (0..items)
-            .map(|i| ((items - i) * 5 / items) as f64)
-            .collect();
-        let groups: Vec<u8> = (0..items).map(|i| (i % 3 == 1) as u8).collect();
-        let mut table = vec![0f64; items];
-        exposure::fill(RankStart::One, &mut table);
-        let mut eel = Eel::new(&utility, &groups, 5, &table).unwrap();
+        let query = query::Query::new(items);
+        let mut eel = query.eel();
         let mut epochs = 0;
         for _ in 0..200 {
             ppg.start(items, sessions, 0.5).unwrap();

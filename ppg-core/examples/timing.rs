@@ -4,7 +4,10 @@
 //! machine the least round moves less than criterion's mean does; the README's figures still
 //! come from criterion (`cargo bench -p ppg-core --bench engine`).
 
-use ppg_core::objective::{exposure, Dtr, Eel, Objective, RankStart};
+#[path = "../benches/common/query.rs"]
+mod query;
+
+use ppg_core::objective::{Dtr, Objective};
 use ppg_core::{Dims, Ppg, SamplerMode, TrainConfig};
 use std::time::Instant;
 
@@ -16,14 +19,9 @@ fn main() {
     ppg.start(items, sessions, 0.5).unwrap();
     let mode = std::env::args().nth(1).unwrap_or_default();
     let train = mode.starts_with("train");
-    let utility: Vec<f64> = (0..items)
-        .map(|i| ((items - i) * 5 / items) as f64)
-        .collect();
-    let groups: Vec<u8> = (0..items).map(|i| (i % 3 == 1) as u8).collect();
-    let mut table = vec![0f64; items];
-    exposure::fill(RankStart::One, &mut table);
-    let mut eel = Eel::new(&utility, &groups, 5, &table).unwrap();
-    let mut dtr = Dtr::new(&utility, &groups, &table).unwrap();
+    let query = query::Query::new(items);
+    let mut eel = query.eel();
+    let mut dtr = Dtr::new(&query.utility, &query.groups, &query.exposure).unwrap();
     let objective: &mut dyn Objective = if mode == "train-dtr" {
         &mut dtr
     } else {
