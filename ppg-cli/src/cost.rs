@@ -14,6 +14,7 @@ pub enum Metric {
 }
 
 impl Metric {
+    /// The metric's name on the command line and in reports.
     pub fn name(self) -> &'static str {
         match self {
             Metric::Dtr => "dtr",
@@ -34,6 +35,7 @@ impl Metric {
 /// What to minimise: a fairness metric, optionally plus `weight * (1 - NDCG@k)`.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct CostSpec {
+    /// The fairness metric.
     pub metric: Metric,
     /// EEL grade levels (5 when optimising in the protocol).
     pub levels: u32,
@@ -44,7 +46,9 @@ pub struct CostSpec {
 /// Exposure (for the fairness metrics) and discount (for NDCG) tables, long enough for
 /// the longest list.
 pub struct Tables {
+    /// Exposure of each rank, for DTR and EEL.
     pub exposure: Vec<f64>,
+    /// Discount of each rank, for NDCG.
     pub discount: Vec<f64>,
 }
 
@@ -64,9 +68,13 @@ impl Tables {
 
 /// A built cost, borrowing the query's arrays.
 pub enum Cost<'a> {
+    /// DTR alone.
     Dtr(Dtr<'a>),
+    /// EEL alone.
     Eel(Eel<'a>),
+    /// DTR plus an NDCG term.
     DtrNdcg(Mix<Dtr<'a>, Ndcg<'a>>),
+    /// EEL plus an NDCG term.
     EelNdcg(Mix<Eel<'a>, Ndcg<'a>>),
 }
 
@@ -117,7 +125,9 @@ impl Objective for Cost<'_> {
 /// with 2 levels) and NDCG@10 averaged over sessions.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Eval {
+    /// The fairness metric (DTR as the ratio).
     pub fairness: f64,
+    /// NDCG@10, averaged over sessions.
     pub ndcg: f64,
 }
 

@@ -174,12 +174,3 @@ fn check_lengths<'a>(
     }
     Ok(())
 }
-
-/// The protocol's starting ranking: by `utility`, descending; ties: the later row first
-/// (a stable ascending sort, reversed). `order[k]` is the row at position `k`.
-pub fn ranking_by(utility: &[f64]) -> Vec<u16> {
-    let mut order: Vec<u16> = (0..utility.len() as u16).collect();
-    order.sort_by(|&a, &b| utility[usize::from(a)].total_cmp(&utility[usize::from(b)]));
-    order.reverse();
-    order
-}

@@ -1,9 +1,19 @@
 //! The `ppg` command-line crate: the front end over `ppg-core`, and the baselines the paper
 //! compares PPG search with.
 //!
-//! [`foe`] is Fairness of Exposure (Singh & Joachims, KDD 2018) in its hard and soft
-//! variants, the DTR baseline of the paper's Tables 1 and 2.
+//! The library holds what more than one front end needs, so that they agree:
+//! - [`cost`]: the costs the optimisers minimise and the protocol's evaluation;
+//! - [`optimise`]: one query through PPG or Plackett-Luce, and the protocol's starting
+//!   ranking;
+//! - [`seed`]: seeds of sub-tasks, independent of which thread runs them;
+//! - [`rerank_query`]: one query of `ppg rerank`, shared with the Python package;
+//! - [`foe`]: Fairness of Exposure (Singh & Joachims, KDD 2018) in its hard and soft
+//!   variants, the DTR baseline of the paper's Tables 1 and 2.
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+pub mod cost;
 pub mod foe;
+pub mod optimise;
+pub mod rerank_query;
+pub mod seed;

@@ -3,11 +3,9 @@
 
 mod builtin;
 mod cli;
-mod cost;
 mod data;
 mod error;
 mod methods;
-mod optimise;
 mod output;
 mod parallel;
 mod plot;
@@ -15,7 +13,6 @@ mod published;
 mod report;
 mod reproduce;
 mod rerank;
-mod seed;
 mod table;
 mod tsv;
 

@@ -5,9 +5,9 @@ use ppg_cli::foe::{self, FoeVariant};
 use ppg_core::{Gradient, PlConfig, PlackettLuce, Ppg, Rng, SamplerMode, TrainConfig};
 
 use crate::cli::DataUtility;
-use crate::cost::{Cost, CostSpec, Metric, Tables};
-use crate::data::{ranking_by, Query};
-use crate::optimise::{self, PpgRecipe};
+use crate::data::Query;
+use ppg_cli::cost::{Cost, CostSpec, Metric, Tables};
+use ppg_cli::optimise::{self, ranking_by, PpgRecipe};
 
 /// The paper's rows, in the order of its tables.
 pub const PAPER_METHODS: [&str; 8] = [

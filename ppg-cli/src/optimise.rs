@@ -10,8 +10,11 @@ use ppg_core::{Error, Objective, PlConfig, PlackettLuce, Ppg, TrainConfig};
 /// unconstrained pair starts from.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct PpgRecipe {
+    /// The trainer's configuration.
     pub train: TrainConfig,
+    /// Items of the same group keep their starting order.
     pub intra: bool,
+    /// The weight every unconstrained pair starts from.
     pub initial_weight: f32,
 }
 
@@ -75,4 +78,13 @@ pub fn to_items(ranking: &[u16], order: &[u16]) -> Vec<u16> {
 /// `values` in the order of the starting ranking.
 pub fn permute<T: Copy>(values: &[T], order: &[u16]) -> Vec<T> {
     order.iter().map(|&i| values[usize::from(i)]).collect()
+}
+
+/// The protocol's starting ranking: by `utility`, descending; ties: the later row first
+/// (a stable ascending sort, reversed). `order[k]` is the row at position `k`.
+pub fn ranking_by(utility: &[f64]) -> Vec<u16> {
+    let mut order: Vec<u16> = (0..utility.len() as u16).collect();
+    order.sort_by(|&a, &b| utility[usize::from(a)].total_cmp(&utility[usize::from(b)]));
+    order.reverse();
+    order
 }

@@ -6,7 +6,6 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use crate::cli::{DataUtility, ReproduceArgs};
-use crate::cost::Metric;
 use crate::data::read_protocol;
 use crate::error::{CliError, Result};
 use crate::methods::{default_methods, Method, PAPER_METHODS};
@@ -15,6 +14,7 @@ use crate::plot::{self, Line, Panel};
 use crate::published::{deterministic, published, reference_run};
 use crate::reproduce::{grid, parse_methods, reference_lr, Cell, Experiment};
 use crate::table::{find, fixed};
+use ppg_cli::cost::Metric;
 
 const DATASETS: [(&str, &str); 2] = [("trec2019", "TREC 2019"), ("trec2020", "TREC 2020")];
 const UTILITIES: [DataUtility; 2] = [DataUtility::Label, DataUtility::Ltr];

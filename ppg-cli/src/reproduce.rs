@@ -6,12 +6,14 @@ use ppg_core::objective::RankStart;
 use ppg_core::{Dims, PlConfig, PlackettLuce, Ppg, TrainConfig};
 
 use crate::cli::{DataUtility, FairnessArg, Format, ReproduceArgs};
-use crate::cost::{evaluate, Metric, Tables};
 use crate::data::{read_protocol, Query};
 use crate::error::{CliError, Result};
 use crate::methods::{self, default_methods, Engines, Method, Setup};
 use crate::parallel::{self, Progress};
-use crate::{builtin, seed, table};
+use ppg_cli::cost::{evaluate, Metric, Tables};
+use ppg_cli::seed;
+
+use crate::{builtin, table};
 
 /// One cell of a table: a method on one metric, utility and session count.
 #[derive(Debug, Clone)]

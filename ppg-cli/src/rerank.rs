@@ -3,29 +3,22 @@
 use std::io::Write;
 
 use ppg_core::objective::RankStart;
-use ppg_core::{Dims, Objective, Ppg, SamplerMode, TrainConfig};
+use ppg_core::{Dims, Ppg, SamplerMode, TrainConfig};
 
 use crate::cli::{
     FairnessArg, GradientArg, MetricArg, RankStartArg, RerankArgs, SamplerArg, UtilityArg,
 };
-use crate::cost::{Cost, CostSpec, Metric, Tables};
-use crate::data::{ranking_by, read_rerank, RerankInput, RerankQuery};
+use ppg_cli::cost::{CostSpec, Metric, Tables};
+use ppg_cli::optimise::{PpgRecipe, INITIAL_WEIGHT};
+use ppg_cli::rerank_query::{self, Reranked};
+
+use crate::data::{read_rerank, RerankInput, RerankQuery};
 use crate::error::{CliError, Result};
-use crate::optimise::{self, PpgRecipe, INITIAL_WEIGHT};
 use crate::output::AtomicFile;
 use crate::parallel::{self, Progress};
-use crate::seed;
 
 /// Memory one worker's engine may take.
 const MAX_ENGINE_BYTES: usize = 2 << 30;
-
-/// One query's outcome: its rankings of item indices (rows of the query) and the cost of
-/// the input and of the output.
-struct Outcome {
-    rankings: Vec<u16>,
-    before: f64,
-    after: f64,
-}
 
 pub fn run(args: &RerankArgs) -> Result<()> {
     let spec = cost_spec(args)?;
@@ -99,12 +92,12 @@ pub fn run(args: &RerankArgs) -> Result<()> {
             let mut out = Vec::new();
             while let Some(k) = tasks.next() {
                 let q = &input.queries[k];
-                let seed = seed::derive(args.seed, &[k as u64]);
-                let outcome = rerank_query(
+                let outcome = rerank_query::rerank(
                     &mut engine,
-                    seed,
-                    q,
+                    rerank_query::query_seed(args.seed, k),
+                    &q.score,
                     &utility(q),
+                    &q.group,
                     &spec,
                     &recipe,
                     args.sessions,
@@ -155,45 +148,10 @@ fn longest_first(queries: &[RerankQuery]) -> Vec<usize> {
     order
 }
 
-#[allow(clippy::too_many_arguments)]
-fn rerank_query(
-    engine: &mut Ppg,
-    seed: u64,
-    q: &RerankQuery,
-    utility: &[f64],
-    spec: &CostSpec,
-    recipe: &PpgRecipe,
-    sessions: usize,
-    tables: &Tables,
-) -> std::result::Result<Outcome, ppg_core::Error> {
-    let order = ranking_by(&q.score);
-    let utility_s = optimise::permute(utility, &order);
-    let group_s = optimise::permute(&q.group, &order);
-    let mut cost = Cost::new(spec, &utility_s, &group_s, tables)?;
-    let input: Vec<u16> = (0..sessions)
-        .flat_map(|_| 0..q.items.len() as u16)
-        .collect();
-    let before = cost.cost(&input, sessions);
-    // A metric without meaning for this query (one group only, or a group without
-    // utility for DTR) has nothing to optimise: the input ranking is the answer.
-    let meaningful = spec.ndcg.is_some() || spec.metric.valid(utility, &q.group);
-    let best = if meaningful {
-        optimise::ppg(engine, seed, &group_s, sessions, &mut cost, recipe)?
-    } else {
-        input
-    };
-    let after = cost.cost(&best, sessions);
-    Ok(Outcome {
-        rankings: optimise::to_items(&best, &order),
-        before,
-        after,
-    })
-}
-
 fn write_rankings(
     w: &mut impl Write,
     input: &RerankInput,
-    results: &[Outcome],
+    results: &[Reranked],
     sessions: usize,
 ) -> std::io::Result<()> {
     writeln!(w, "qid\tsession\trank\titem")?;

@@ -5,9 +5,9 @@ use std::fmt::Write;
 use serde_json::{json, Value};
 
 use crate::cli::DataUtility;
-use crate::cost::Metric;
 use crate::methods::Method;
 use crate::reproduce::{Cell, Experiment};
+use ppg_cli::cost::Metric;
 
 /// `x` with three decimals, or "-".
 pub fn fixed(x: Option<f64>) -> String {
