@@ -14,6 +14,7 @@
 mod count;
 mod report;
 
+use core::cell::Cell;
 use core::fmt::Write;
 use core::panic::PanicInfo;
 use cortex_m_rt::entry;
@@ -118,7 +119,8 @@ impl core::fmt::Display for Count {
 
 /// The semihosting command line (QEMU: `-semihosting-config ...,arg=...`), or "".
 fn command_line(buf: &mut [u8]) -> &str {
-    let block = [buf.as_mut_ptr() as usize, buf.len() - 1];
+    // The host writes the length back into the block: cells, so that it may.
+    let block = [Cell::new(buf.as_mut_ptr() as usize), Cell::new(buf.len() - 1)];
     // SAFETY: SYS_GET_CMDLINE writes at most `block[1]` bytes and a NUL into `buf`.
     let status = unsafe { syscall(nr::GET_CMDLINE, &block) };
     if status != 0 {
