@@ -3,7 +3,9 @@
 //! shape, and exits 0. `tests/firmware.rs` runs it and compares the values with the host.
 //!
 //! The semihosting command line picks a mode: `panic` panics on purpose, to show that a
-//! panic reports itself and exits non-zero (see the panic handler below).
+//! panic reports itself and exits non-zero (see the panic handler below); `train` runs
+//! the golden training run alone, `sample` 64 samples of 4 x 20 alone (for instruction
+//! profiles: scripts/firmware-profile).
 //!
 //! Build and run: `cargo run --release` in this folder (.cargo/config.toml sets the target
 //! and the QEMU runner; add `-icount shift=0` to QEMU for instruction counts).
@@ -46,11 +48,24 @@ fn main() -> ! {
 
     let mut out = hio::hstdout().unwrap_or_else(|()| exit(false));
     let mut cmdline = [0u8; 64];
-    if command_line(&mut cmdline)
-        .split(' ')
-        .any(|arg| arg == "panic")
-    {
+    let args = command_line(&mut cmdline);
+    if args.split(' ').any(|arg| arg == "panic") {
         panic!("deliberate panic (semihosting argument `panic`)");
+    }
+    if args.split(' ').any(|arg| arg == "train") {
+        // The golden training run alone, for instruction profiles of it.
+        let result = report::trained(&mut ENGINE[..])
+            .and_then(|(ppg, report)| report::print_trained(&mut out, &ppg, &report));
+        exit(result.is_ok());
+    }
+    if args.split(' ').any(|arg| arg == "sample") {
+        // 4 x 20 uncorrected samples alone, for instruction profiles of them.
+        let mut ranking = [0u16; 80];
+        let result = engine_4x20(&mut ENGINE[..]).and_then(|mut ppg| {
+            (0..SAMPLES)
+                .try_for_each(|_| ppg.sample(SamplerMode::Uncorrected, &mut ranking).map(drop))
+        });
+        exit(result.is_ok());
     }
     let core = cortex_m::Peripherals::take().unwrap_or_else(|| exit(false));
     let mut counter = count::Counter::new(core.SYST);
@@ -82,8 +97,7 @@ fn measure(
         report.epochs
     )?;
 
-    let mut ppg = Ppg::new(mem, SAMPLE_4X20, report::SEED)?;
-    ppg.start(20, 4, 0.5)?;
+    let mut ppg = engine_4x20(mem)?;
     let mut ranking = [0u16; 80];
     let (first, n) = counter.measure(|| ppg.sample(SamplerMode::Uncorrected, &mut ranking));
     first?;
@@ -105,6 +119,13 @@ fn measure(
     Ok(())
 }
 
+/// A 4 x 20 engine at weights 0.5, seeded as the golden values.
+fn engine_4x20(mem: &mut [u8]) -> Result<Ppg<'_>, ppg_core::Error> {
+    let mut ppg = Ppg::new(mem, SAMPLE_4X20, report::SEED)?;
+    ppg.start(20, 4, 0.5)?;
+    Ok(ppg)
+}
+
 /// An instruction count, or `wrapped` when SysTick wrapped more than once.
 struct Count(Option<u64>);
 
@@ -120,7 +141,10 @@ impl core::fmt::Display for Count {
 /// The semihosting command line (QEMU: `-semihosting-config ...,arg=...`), or "".
 fn command_line(buf: &mut [u8]) -> &str {
     // The host writes the length back into the block: cells, so that it may.
-    let block = [Cell::new(buf.as_mut_ptr() as usize), Cell::new(buf.len() - 1)];
+    let block = [
+        Cell::new(buf.as_mut_ptr() as usize),
+        Cell::new(buf.len() - 1),
+    ];
     // SAFETY: SYS_GET_CMDLINE writes at most `block[1]` bytes and a NUL into `buf`.
     let status = unsafe { syscall(nr::GET_CMDLINE, &block) };
     if status != 0 {
