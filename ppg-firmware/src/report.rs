@@ -1,0 +1,121 @@
+//! What the image prints, one `key values...` line each: the golden computations of
+//! ppg-core/tests/golden.rs through the public API. `tests/firmware.rs` includes this
+//! file on the host and compares its lines with the image's, value by value.
+
+use core::fmt::{self, Write};
+use ppg_core::objective::{exposure, Eel, RankStart};
+use ppg_core::{Dims, Ppg, Rng, SamplerMode, TrainConfig, TrainReport};
+
+/// The shape of the golden first samples: 8 items, 2 sessions, batch 1.
+pub const SAMPLE_DIMS: Dims = Dims::new(8, 2, 1);
+/// The shape of the golden training run: 10 items, 4 sessions, batch 16.
+pub const TRAIN_DIMS: Dims = Dims::new(10, 4, 16);
+/// Bytes that hold an engine of either shape.
+pub const BYTES: usize = max(Ppg::bytes(SAMPLE_DIMS), Ppg::bytes(TRAIN_DIMS));
+/// The seed of every golden value.
+pub const SEED: u64 = 42;
+
+const fn max(a: usize, b: usize) -> usize {
+    if a > b {
+        a
+    } else {
+        b
+    }
+}
+
+/// Why a report stopped.
+#[derive(Debug)]
+pub enum Failure {
+    /// The engine refused a call (a bug in this example: the inputs are fixed).
+    Engine(ppg_core::Error),
+    /// Training scored no ranking.
+    NoBest,
+    /// The output stream failed.
+    Write,
+}
+
+impl From<ppg_core::Error> for Failure {
+    fn from(e: ppg_core::Error) -> Self {
+        Failure::Engine(e)
+    }
+}
+
+impl From<fmt::Error> for Failure {
+    fn from(_: fmt::Error) -> Self {
+        Failure::Write
+    }
+}
+
+impl fmt::Display for Failure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Failure::Engine(e) => write!(f, "engine error: {e}"),
+            Failure::NoBest => f.write_str("training scored no ranking"),
+            Failure::Write => f.write_str("output failed"),
+        }
+    }
+}
+
+fn line<T: fmt::Display>(out: &mut impl Write, key: &str, values: &[T]) -> fmt::Result {
+    out.write_str(key)?;
+    for v in values {
+        write!(out, " {v}")?;
+    }
+    out.write_char('\n')
+}
+
+/// Prints every golden value: the generator's first outputs, the first samples of both
+/// samplers, the trained result; using `mem` (at least [`BYTES`] long) for the engines.
+pub fn golden(out: &mut impl Write, mem: &mut [u8]) -> Result<(), Failure> {
+    let mut rng = Rng::new(SEED);
+    line(
+        out,
+        "rng",
+        &[rng.next_u64(), rng.next_u64(), rng.next_u64()],
+    )?;
+
+    for (key, mode) in [
+        ("uncorrected", SamplerMode::Uncorrected),
+        ("corrected", SamplerMode::Corrected),
+    ] {
+        let mut ppg = Ppg::new(mem, SAMPLE_DIMS, SEED)?;
+        ppg.start(8, 2, 0.5)?;
+        let mut ranking = [0u16; 16];
+        for _ in 0..3 {
+            ppg.sample(mode, &mut ranking)?;
+            line(out, key, &ranking)?;
+        }
+    }
+
+    let (ppg, report) = trained(mem)?;
+    print_trained(out, &ppg, &report)
+}
+
+/// The golden training run: the 10 x 4 EEL query with the intra-group constraint,
+/// trained with the reference recipe in `mem` (at least [`BYTES`] long).
+pub fn trained(mem: &mut [u8]) -> Result<(Ppg<'_>, TrainReport), Failure> {
+    let utility = [4.0, 4.0, 3.0, 3.0, 2.0, 1.0, 1.0, 0.0, 0.0, 0.0];
+    let group = [0u8, 0, 0, 1, 0, 0, 1, 1, 0, 1];
+    let mut table = [0f64; 10];
+    exposure::fill(RankStart::One, &mut table);
+    let mut eel = Eel::new(&utility, &group, 5, &table)?;
+    let mut ppg = Ppg::new(mem, TRAIN_DIMS, SEED)?;
+    ppg.start(10, 4, 0.5)?;
+    ppg.keep_order_within(&group)?;
+    let report = ppg.train(&mut eel, &TrainConfig::default())?;
+    Ok((ppg, report))
+}
+
+/// Prints the trained result: the report's fields, the best ranking, the cost bits.
+pub fn print_trained(out: &mut impl Write, ppg: &Ppg, report: &TrainReport) -> Result<(), Failure> {
+    line(out, "epochs", &[report.epochs])?;
+    line(out, "samples", &[report.samples])?;
+    // -1: no new best in this run, as the C API's `best_epoch`.
+    let best_epoch = report.best_epoch.map_or(-1, i64::from);
+    line(out, "best_epoch", &[best_epoch])?;
+    line(out, "best_cost_bits", &[report.best_cost.to_bits()])?;
+    let (best, cost) = ppg.best().ok_or(Failure::NoBest)?;
+    line(out, "best", best)?;
+    line(out, "cost_bits", &[cost.to_bits()])?;
+    Ok(())
+}
