@@ -456,8 +456,9 @@ pub unsafe extern "C" fn ppg_engine_train(
 /// `objective` NULL; `report` may be NULL); `PPG_STATUS_MISALIGNED`;
 /// `PPG_STATUS_NO_QUERY`; `PPG_STATUS_INVALID_ARGUMENT` (a configuration field out of
 /// range, or utilities a metric refuses: negative for DTR or NDCG);
-/// `PPG_STATUS_NOT_FINITE` (a utility whose NDCG gain `2^u - 1` overflows);
-/// `PPG_STATUS_CAPACITY` (more than 16 groups); `PPG_STATUS_UNSUPPORTED` (DTR with more
+/// `PPG_STATUS_NOT_FINITE` (a cost that is not finite, e.g. DTR or EEL over utilities
+/// near the `double` range; NDCG takes any finite utility `>= 0`, its gains scaled so
+/// that none overflows); `PPG_STATUS_CAPACITY` (more than 16 groups); `PPG_STATUS_UNSUPPORTED` (DTR with more
 /// than 2 groups); `PPG_STATUS_PANIC`.
 ///
 /// # Safety
@@ -485,6 +486,8 @@ pub unsafe extern "C" fn ppg_engine_train_builtin(
 /// The built-in objective's cost of `ranking` (`len = items * sessions` ids, each session
 /// a permutation of the query's ids) into `*value`: what `ppg_engine_train_builtin`
 /// minimises (DTR: the ratio minus 1; NDCG: 1 - NDCG@k). Changes nothing in the engine.
+/// `*value` is finite whenever the call returns `PPG_STATUS_OK`: a value that is not is
+/// `PPG_STATUS_NOT_FINITE`, as the same cost stops `ppg_engine_train_builtin`.
 ///
 /// Returns `PPG_STATUS_OK`; `PPG_STATUS_NULL_PARAMETER`; `PPG_STATUS_MISALIGNED`;
 /// `PPG_STATUS_NO_QUERY`; `PPG_STATUS_INVALID_ARGUMENT` (`len` wrong, or as
