@@ -8,6 +8,7 @@
  * Build with -DPPG_TEST_HOOKS against a library built with the cargo feature
  * "test-hooks" (the Makefile does) to include the panic test.
  */
+#define _POSIX_C_SOURCE 200809L /* dup, dup2, fileno: the panic test watches stderr */
 #include "ppg.h"
 
 #include <math.h>
@@ -15,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* ---- harness (after rure's ctest/test.c) ---- */
 
@@ -617,15 +619,37 @@ static int test_dtr_needs_two_groups(void) {
 }
 
 #if defined(PPG_TEST_HOOKS)
+/* Runs ppg_debug_panic(e) with stderr sent to a temporary file; returns its status and
+ * puts in *printed the bytes the library wrote to stderr meanwhile. */
+static ppg_status panic_with_stderr_captured(ppg_engine *e, long *printed) {
+    FILE *capture = tmpfile();
+    int saved = dup(2);
+    *printed = -1;
+    if (capture == NULL || saved < 0) return PPG_STATUS_OK; /* fails the caller's CHECK */
+    fflush(stderr);
+    dup2(fileno(capture), 2);
+    ppg_status status = ppg_debug_panic(e);
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    fseek(capture, 0, SEEK_END);
+    *printed = ftell(capture);
+    fclose(capture);
+    return status;
+}
+
 static int test_panic_poisons_the_engine(void) {
+    char message[256];
+    CHECK_STATUS(ppg_last_panic_message(message, sizeof message), PPG_STATUS_NO_RESULT);
     ppg_engine *e = engine_with_query(PPG_METHOD_PPG, 24);
     ppg_engine *other = engine_with_query(PPG_METHOD_PPG, 24);
     CHECK(e != NULL && other != NULL);
-    fprintf(stderr, "(a deliberate panic message follows) ");
-    ppg_status status = ppg_debug_panic(e);
+    /* The Makefile runs this with RUST_BACKTRACE=1: still not one byte on stderr. */
+    long printed;
+    ppg_status status = panic_with_stderr_captured(e, &printed);
     uint64_t ids[LEN];
     size_t len;
-    int ok = status == PPG_STATUS_PANIC;
+    int ok = status == PPG_STATUS_PANIC && printed == 0;
     ok = ok && ppg_engine_sample(e, 1, ids, LEN) == PPG_STATUS_PANIC;
     ok = ok && ppg_engine_ranking_len(e, &len) == PPG_STATUS_PANIC;
     ok = ok && ppg_engine_set_query(e, QUERY, N, SESSIONS) == PPG_STATUS_PANIC;
@@ -634,6 +658,16 @@ static int test_panic_poisons_the_engine(void) {
     ppg_engine_free(e); /* a poisoned engine is still freed */
     ppg_engine_free(other);
     CHECK(ok);
+    /* The message is kept instead: whole, or cut to fit and always NUL-terminated. */
+    CHECK_STATUS(ppg_last_panic_message(message, sizeof message), PPG_STATUS_OK);
+    CHECK(strncmp(message, "ppg_debug_panic: a deliberate panic", 35) == 0);
+    CHECK(strstr(message, " at ppg-ffi/src/api.rs:") != NULL);
+    char small[9];
+    memset(small, 'x', sizeof small);
+    CHECK_STATUS(ppg_last_panic_message(small, 8), PPG_STATUS_OK);
+    CHECK(strcmp(small, "ppg_deb") == 0 && small[8] == 'x');
+    CHECK_STATUS(ppg_last_panic_message(small, 0), PPG_STATUS_INVALID_ARGUMENT);
+    CHECK_STATUS(ppg_last_panic_message(NULL, 8), PPG_STATUS_NULL_PARAMETER);
     return 1;
 }
 #endif
