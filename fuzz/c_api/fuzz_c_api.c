@@ -689,6 +689,14 @@ static void op_no_engine(input *in) {
     }
     guard_free(&gs);
     guard_free(&ga);
+    /* No call panics (that is a finding), so there is never a panic message to copy. */
+    size_t plen = u8(in) % 4 == 0 ? 0 : u8(in);
+    guarded gp = guard_new(plen, pointer_mode(in), u8(in));
+    ppg_status sp = ppg_last_panic_message((char *)gp.p, plen);
+    check_status(sp, S(NULL_PARAMETER) | S(INVALID_ARGUMENT) | S(NO_RESULT),
+                 "last_panic_message");
+    REQUIRE(guard_intact(&gp, 0), "last_panic_message wrote on failure");
+    guard_free(&gp);
     const char *msg = ppg_status_str((uint32_t)u64(in));
     REQUIRE(msg != NULL && msg[0] != '\0', "ppg_status_str gave NULL or an empty message");
 }
