@@ -22,6 +22,12 @@
  * anyway, hosted builds (cargo feature "std", the default) catch it at the boundary:
  * the call returns PPG_STATUS_PANIC and the engine it was given is poisoned, so every
  * later call on it returns PPG_STATUS_PANIC (ppg_engine_free still frees it).
+ * The library never writes to the host's stdout or stderr: a caught panic's message is
+ * kept per thread for ppg_last_panic_message, not printed. (Rust's default panic hook
+ * would print it, so the first call into the library installs a process-wide hook that
+ * takes the panics raised inside library calls and passes every other panic to the
+ * hook installed before it: a Rust host's own panics are reported as before. A hook the
+ * host sets later replaces it; library panics then reach the host's hook.)
  * Builds without "std" (firmware) cannot catch a panic: it ends in the library's
  * panic handler, which loops forever (pair it with a watchdog).
  */
@@ -563,8 +569,9 @@ ppg_status ppg_engine_train(struct ppg_engine *engine,
 // `objective` NULL; `report` may be NULL); `PPG_STATUS_MISALIGNED`;
 // `PPG_STATUS_NO_QUERY`; `PPG_STATUS_INVALID_ARGUMENT` (a configuration field out of
 // range, or utilities a metric refuses: negative for DTR or NDCG);
-// `PPG_STATUS_NOT_FINITE` (a utility whose NDCG gain `2^u - 1` overflows);
-// `PPG_STATUS_CAPACITY` (more than 16 groups); `PPG_STATUS_UNSUPPORTED` (DTR with more
+// `PPG_STATUS_NOT_FINITE` (a cost that is not finite, e.g. DTR or EEL over utilities
+// near the `double` range; NDCG takes any finite utility `>= 0`, its gains scaled so
+// that none overflows); `PPG_STATUS_CAPACITY` (more than 16 groups); `PPG_STATUS_UNSUPPORTED` (DTR with more
 // than 2 groups); `PPG_STATUS_PANIC`.
 //
 // # Safety
@@ -578,6 +585,8 @@ ppg_status ppg_engine_train_builtin(struct ppg_engine *engine,
 // The built-in objective's cost of `ranking` (`len = items * sessions` ids, each session
 // a permutation of the query's ids) into `*value`: what `ppg_engine_train_builtin`
 // minimises (DTR: the ratio minus 1; NDCG: 1 - NDCG@k). Changes nothing in the engine.
+// `*value` is finite whenever the call returns `PPG_STATUS_OK`: a value that is not is
+// `PPG_STATUS_NOT_FINITE`, as the same cost stops `ppg_engine_train_builtin`.
 //
 // Returns `PPG_STATUS_OK`; `PPG_STATUS_NULL_PARAMETER`; `PPG_STATUS_MISALIGNED`;
 // `PPG_STATUS_NO_QUERY`; `PPG_STATUS_INVALID_ARGUMENT` (`len` wrong, or as
@@ -593,6 +602,19 @@ ppg_status ppg_engine_evaluate(struct ppg_engine *engine,
                                const uint64_t *ranking,
                                size_t len,
                                double *value);
+
+// Copies the message of the last panic the library caught on the calling thread (see
+// the header's preamble: it is kept, never printed) into `out`, NUL-terminated and cut
+// at a character boundary to fit `len` bytes: "message at file:line:column", UTF-8.
+// Hosted builds only (cargo feature "std"). Thread-safe: each thread has its own.
+//
+// Returns `PPG_STATUS_OK`; `PPG_STATUS_NULL_PARAMETER` (`out` NULL);
+// `PPG_STATUS_INVALID_ARGUMENT` (`len` 0); `PPG_STATUS_NO_RESULT` (no panic caught on
+// this thread). `out` is written on success only.
+//
+// # Safety
+// `out` is NULL or points to `len` writable bytes.
+ppg_status ppg_last_panic_message(char *out, size_t len);
 
 #if defined(PPG_TEST_HOOKS)
 // Test hook (cargo feature "test-hooks" only): panics inside the boundary, so that tests

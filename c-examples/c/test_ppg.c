@@ -8,6 +8,7 @@
  * Build with -DPPG_TEST_HOOKS against a library built with the cargo feature
  * "test-hooks" (the Makefile does) to include the panic test.
  */
+#define _POSIX_C_SOURCE 200809L /* dup, dup2, fileno: the panic test watches stderr */
 #include "ppg.h"
 
 #include <math.h>
@@ -15,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* ---- harness (after rure's ctest/test.c) ---- */
 
@@ -494,6 +496,59 @@ static int test_evaluate_checks_rankings(void) {
     return same_future_then_free(a, b);
 }
 
+/* NDCG of utilities near the top of the double range (issue 19, point 3; the fuzz
+ * target found it): the gains 2^u - 1 fit, their sums used to overflow, and evaluate
+ * returned OK with NaN ({1023.5, 1023.5, 0, 0}) or with cost 1 ({1023, 0, 0, 0}). */
+static double ndcg_cost_of_reversed(double top, double second, ppg_status *status) {
+    ppg_item items[4] = {{1, top, 0}, {2, second, 1}, {3, 0.0, 0}, {4, 0.0, 1}};
+    const uint64_t reversed[8] = {4, 3, 2, 1, 4, 3, 2, 1};
+    ppg_engine *e = NULL;
+    double value = -1.0;
+    *status = ppg_engine_new(PPG_METHOD_PPG, 4, 2, 4, 1, &e);
+    if (*status == PPG_STATUS_OK) *status = ppg_engine_set_query(e, items, 4, 2);
+    if (*status == PPG_STATUS_OK) {
+        ppg_objective_config objective;
+        ppg_objective_config_default(&objective);
+        objective.metric = PPG_METRIC_NDCG;
+        objective.ndcg_k = 4;
+        *status = ppg_engine_evaluate(e, &objective, reversed, 8, &value);
+        /* Training on the same query agrees: it runs, and its best cost is finite. */
+        ppg_train_config config;
+        ppg_train_report report;
+        ppg_train_config_default(&config);
+        config.epochs = 3;
+        config.batch = 4;
+        if (*status == PPG_STATUS_OK &&
+            (ppg_engine_train_builtin(e, &config, &objective, &report) != PPG_STATUS_OK ||
+             !isfinite(report.best_cost))) {
+            *status = PPG_STATUS_NOT_FINITE;
+        }
+    }
+    ppg_engine_free(e);
+    return value;
+}
+
+static int test_ndcg_of_utilities_near_the_double_range(void) {
+    ppg_status status;
+    /* 1 - (1/log2(4) + 1/log2(5)) / (1 + 1/log2(3)) and 1 - 1/log2(5). */
+    double v = ndcg_cost_of_reversed(1023.5, 1023.5, &status);
+    CHECK_STATUS(status, PPG_STATUS_OK);
+    CHECK(fabs(v - 0.4293582810446799) < 1e-12);
+    v = ndcg_cost_of_reversed(1023.0, 0.0, &status);
+    CHECK_STATUS(status, PPG_STATUS_OK);
+    CHECK(fabs(v - 0.5693234419266069) < 1e-12);
+    /* Any finite utility: the top item alone carries the list. */
+    v = ndcg_cost_of_reversed(1e308, 0.0, &status);
+    CHECK_STATUS(status, PPG_STATUS_OK);
+    CHECK(fabs(v - 0.5693234419266069) < 1e-12);
+    /* Ordinary labels are unchanged: 7 and 3 at the bottom of 2 sessions. */
+    v = ndcg_cost_of_reversed(3.0, 2.0, &status);
+    CHECK_STATUS(status, PPG_STATUS_OK);
+    CHECK(fabs(v - (1.0 - (3.0 / log2(4.0) + 7.0 / log2(5.0)) / (7.0 + 3.0 / log2(3.0)))) <
+          1e-12);
+    return 1;
+}
+
 static int test_sample_update_loop_finds_best(void) {
     ppg_engine *e = engine_with_query(PPG_METHOD_PPG, 21);
     CHECK(e != NULL);
@@ -564,15 +619,37 @@ static int test_dtr_needs_two_groups(void) {
 }
 
 #if defined(PPG_TEST_HOOKS)
+/* Runs ppg_debug_panic(e) with stderr sent to a temporary file; returns its status and
+ * puts in *printed the bytes the library wrote to stderr meanwhile. */
+static ppg_status panic_with_stderr_captured(ppg_engine *e, long *printed) {
+    FILE *capture = tmpfile();
+    int saved = dup(2);
+    *printed = -1;
+    if (capture == NULL || saved < 0) return PPG_STATUS_OK; /* fails the caller's CHECK */
+    fflush(stderr);
+    dup2(fileno(capture), 2);
+    ppg_status status = ppg_debug_panic(e);
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    fseek(capture, 0, SEEK_END);
+    *printed = ftell(capture);
+    fclose(capture);
+    return status;
+}
+
 static int test_panic_poisons_the_engine(void) {
+    char message[256];
+    CHECK_STATUS(ppg_last_panic_message(message, sizeof message), PPG_STATUS_NO_RESULT);
     ppg_engine *e = engine_with_query(PPG_METHOD_PPG, 24);
     ppg_engine *other = engine_with_query(PPG_METHOD_PPG, 24);
     CHECK(e != NULL && other != NULL);
-    fprintf(stderr, "(a deliberate panic message follows) ");
-    ppg_status status = ppg_debug_panic(e);
+    /* The Makefile runs this with RUST_BACKTRACE=1: still not one byte on stderr. */
+    long printed;
+    ppg_status status = panic_with_stderr_captured(e, &printed);
     uint64_t ids[LEN];
     size_t len;
-    int ok = status == PPG_STATUS_PANIC;
+    int ok = status == PPG_STATUS_PANIC && printed == 0;
     ok = ok && ppg_engine_sample(e, 1, ids, LEN) == PPG_STATUS_PANIC;
     ok = ok && ppg_engine_ranking_len(e, &len) == PPG_STATUS_PANIC;
     ok = ok && ppg_engine_set_query(e, QUERY, N, SESSIONS) == PPG_STATUS_PANIC;
@@ -581,6 +658,16 @@ static int test_panic_poisons_the_engine(void) {
     ppg_engine_free(e); /* a poisoned engine is still freed */
     ppg_engine_free(other);
     CHECK(ok);
+    /* The message is kept instead: whole, or cut to fit and always NUL-terminated. */
+    CHECK_STATUS(ppg_last_panic_message(message, sizeof message), PPG_STATUS_OK);
+    CHECK(strncmp(message, "ppg_debug_panic: a deliberate panic", 35) == 0);
+    CHECK(strstr(message, " at ppg-ffi/src/api.rs:") != NULL);
+    char small[9];
+    memset(small, 'x', sizeof small);
+    CHECK_STATUS(ppg_last_panic_message(small, 8), PPG_STATUS_OK);
+    CHECK(strcmp(small, "ppg_deb") == 0 && small[8] == 'x');
+    CHECK_STATUS(ppg_last_panic_message(small, 0), PPG_STATUS_INVALID_ARGUMENT);
+    CHECK_STATUS(ppg_last_panic_message(NULL, 8), PPG_STATUS_NULL_PARAMETER);
     return 1;
 }
 #endif
@@ -600,6 +687,7 @@ int main(void) {
     run_test(test_train_before_query, "train before the query is set");
     run_test(test_bad_enumerations_and_config, "bad enumerations and config");
     run_test(test_evaluate_checks_rankings, "evaluate checks rankings");
+    run_test(test_ndcg_of_utilities_near_the_double_range, "NDCG of utilities near 2^1024");
     run_test(test_sample_update_loop_finds_best, "sample/update loop tracks the best");
     run_test(test_pl_through_the_same_calls, "PL through the same calls");
     run_test(test_dtr_needs_two_groups, "DTR with three groups");

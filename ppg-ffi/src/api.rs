@@ -456,8 +456,9 @@ pub unsafe extern "C" fn ppg_engine_train(
 /// `objective` NULL; `report` may be NULL); `PPG_STATUS_MISALIGNED`;
 /// `PPG_STATUS_NO_QUERY`; `PPG_STATUS_INVALID_ARGUMENT` (a configuration field out of
 /// range, or utilities a metric refuses: negative for DTR or NDCG);
-/// `PPG_STATUS_NOT_FINITE` (a utility whose NDCG gain `2^u - 1` overflows);
-/// `PPG_STATUS_CAPACITY` (more than 16 groups); `PPG_STATUS_UNSUPPORTED` (DTR with more
+/// `PPG_STATUS_NOT_FINITE` (a cost that is not finite, e.g. DTR or EEL over utilities
+/// near the `double` range; NDCG takes any finite utility `>= 0`, its gains scaled so
+/// that none overflows); `PPG_STATUS_CAPACITY` (more than 16 groups); `PPG_STATUS_UNSUPPORTED` (DTR with more
 /// than 2 groups); `PPG_STATUS_PANIC`.
 ///
 /// # Safety
@@ -485,6 +486,8 @@ pub unsafe extern "C" fn ppg_engine_train_builtin(
 /// The built-in objective's cost of `ranking` (`len = items * sessions` ids, each session
 /// a permutation of the query's ids) into `*value`: what `ppg_engine_train_builtin`
 /// minimises (DTR: the ratio minus 1; NDCG: 1 - NDCG@k). Changes nothing in the engine.
+/// `*value` is finite whenever the call returns `PPG_STATUS_OK`: a value that is not is
+/// `PPG_STATUS_NOT_FINITE`, as the same cost stops `ppg_engine_train_builtin`.
 ///
 /// Returns `PPG_STATUS_OK`; `PPG_STATUS_NULL_PARAMETER`; `PPG_STATUS_MISALIGNED`;
 /// `PPG_STATUS_NO_QUERY`; `PPG_STATUS_INVALID_ARGUMENT` (`len` wrong, or as
@@ -508,6 +511,25 @@ pub unsafe extern "C" fn ppg_engine_evaluate(
         let out = output!(value, 1);
         out[0].write(e.evaluate(&spec, input!(ranking, len))?);
         Ok(())
+    })
+}
+
+/// Copies the message of the last panic the library caught on the calling thread (see
+/// the header's preamble: it is kept, never printed) into `out`, NUL-terminated and cut
+/// at a character boundary to fit `len` bytes: "message at file:line:column", UTF-8.
+/// Hosted builds only (cargo feature "std"). Thread-safe: each thread has its own.
+///
+/// Returns `PPG_STATUS_OK`; `PPG_STATUS_NULL_PARAMETER` (`out` NULL);
+/// `PPG_STATUS_INVALID_ARGUMENT` (`len` 0); `PPG_STATUS_NO_RESULT` (no panic caught on
+/// this thread). `out` is written on success only.
+///
+/// # Safety
+/// `out` is NULL or points to `len` writable bytes.
+#[cfg(feature = "std")]
+#[no_mangle]
+pub unsafe extern "C" fn ppg_last_panic_message(out: *mut c_char, len: usize) -> ppg_status {
+    ffi_boundary!(nonnull(out) => {
+        crate::panic::copy_last(output!(out.cast::<u8>(), len))
     })
 }
 

@@ -140,12 +140,13 @@ pub(crate) unsafe fn release(handle: *mut ppg_engine) {
     }
 }
 
-/// Runs `f` and turns a panic into `PPG_STATUS_PANIC` (feature `std`). Without `std` a
-/// panic cannot be caught: it ends in the panic handler (see `lib.rs`).
+/// Runs `f` and turns a panic into `PPG_STATUS_PANIC`, its message kept for
+/// `ppg_last_panic_message` and not printed (feature `std`, see `panic.rs`). Without
+/// `std` a panic cannot be caught: it ends in the panic handler (see `lib.rs`).
 fn catch(f: impl FnOnce() -> ppg_status) -> ppg_status {
     #[cfg(feature = "std")]
     {
-        std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).unwrap_or(ppg_status::Panic)
+        crate::panic::catch(f).unwrap_or(ppg_status::Panic)
     }
     #[cfg(not(feature = "std"))]
     {

@@ -539,7 +539,8 @@ impl<'a> Engine<'a> {
             Ok(objective.cost(&locals[..total], sessions))
         });
         self.q.locals = locals;
-        value
+        // Training stops on a cost that is not finite; evaluate refuses it the same way.
+        value.and_then(|v| v.is_finite().then_some(v).ok_or(ppg_status::NotFinite))
     }
 }
 

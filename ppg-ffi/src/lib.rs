@@ -10,7 +10,8 @@
 //!   `cargo rustc -p ppg-ffi --release --target thumbv7em-none-eabihf
 //!   --no-default-features --crate-type staticlib` (tests/thumb.rs does, and links it).
 //! - Feature `std` (default): adds `ppg_engine_new`/`ppg_engine_free` and catches panics
-//!   at the boundary (`PPG_STATUS_PANIC`, the engine is poisoned).
+//!   at the boundary (`PPG_STATUS_PANIC`, the engine is poisoned), keeping their message
+//!   for `ppg_last_panic_message` instead of printing it (`panic.rs`).
 //! - Feature `test-hooks`: adds `ppg_debug_panic`, for the C tests.
 //!
 //! All `unsafe` code that turns C pointers into references lives in `boundary.rs`; the
@@ -26,6 +27,8 @@ extern crate std;
 mod api;
 mod boundary;
 mod engine;
+#[cfg(feature = "std")]
+mod panic;
 mod status;
 mod types;
 
