@@ -14,6 +14,17 @@ pub(crate) const fn region_bytes<T>(len: usize) -> usize {
         .saturating_add(align_of::<T>() - 1)
 }
 
+/// The sum of `parts`, saturating: a layout too large to count reports "too large".
+pub(crate) const fn sum(parts: &[usize]) -> usize {
+    let mut total = 0usize;
+    let mut k = 0;
+    while k < parts.len() {
+        total = total.saturating_add(parts[k]);
+        k += 1;
+    }
+    total
+}
+
 /// Hands out consecutive typed regions of a byte buffer.
 pub(crate) struct Arena<'a> {
     rest: &'a mut [u8],

@@ -5,18 +5,16 @@
 
 mod arena;
 mod dims;
+mod distribution;
 mod engine;
 mod error;
-mod leaves;
 pub mod objective;
 mod pairs;
 pub mod pl;
 mod report;
 mod rng;
 mod sampler;
-mod score;
 mod trainer;
-mod uncorrected;
 
 pub use dims::{Dims, MAX_ITEMS};
 pub use engine::Ppg;

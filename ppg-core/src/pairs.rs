@@ -49,6 +49,14 @@ impl Weights<'_> {
     }
 }
 
+/// One session's weights re-indexed by reference *position*: `w[rows[x] + y]` for positions
+/// `x < y` (the uncorrected sampler's prepared copy, see `sampler`).
+#[derive(Clone, Copy)]
+pub(crate) struct ByPosition<'a> {
+    pub w: &'a [f32],
+    pub rows: &'a [u32],
+}
+
 /// A fixed set of pairs stored as bits over the packed triangle.
 pub(crate) struct PairBits<'a> {
     pub(crate) words: &'a mut [u32],

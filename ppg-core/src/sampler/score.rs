@@ -8,8 +8,9 @@
 //! the `c` terms are range-added into difference arrays and resolved once per merge: the
 //! exact score costs `O(n^2)` per sample like the sampler itself.
 
+use super::log_prob::LogProb;
+use super::merge::{Decision, Walk};
 use crate::pairs::Weights;
-use crate::sampler::{Decision, LogProb, Walk};
 
 /// Replays a ranking and adds `scale` times its exact score into `grad`.
 pub(crate) struct ScoreWalk<'a> {
