@@ -3,6 +3,8 @@
 //! Weights and constraints are kept per *item* pair, not per reference position: moving the
 //! reference then only flips `w -> 1 - w` on pairs whose order changed, and a constraint
 //! never has to be re-indexed.
+//!
+//! A foundation: uses nothing else in the crate.
 
 /// Number of unordered pairs among `n` items; `usize::MAX` when that overflows (a 32-bit
 /// target past 46,341 items), so that a layout reports "too large" instead of too little.

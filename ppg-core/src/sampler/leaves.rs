@@ -14,6 +14,11 @@
 //! ends rounded to the nearest integer: each order's probability is realised to within
 //! `2^-32` (plus the `1e-15` or so by which the computed probabilities miss summing to 1),
 //! and an order of probability 0 (an empty interval) is never drawn.
+//!
+//! It stays whole (over 400 lines): the order numbering, the table build and the draw share
+//! the same compile-time tables and must agree to the bit; a third of it is their tests.
+//!
+//! Uses `log_prob` and the position-indexed weights of `pairs`.
 
 use super::log_prob::LogProb;
 use crate::pairs::ByPosition;

@@ -18,6 +18,8 @@
 //! the restrictions of the final order to the two halves), so [`Walk`]s other than the
 //! random one *replay* a known ranking through the same code: that gives the exact
 //! probability of any ranking under the sampler, and its exact gradient.
+//!
+//! Uses `log_prob`, the pair-indexed weights of `pairs` and the generator; nothing else.
 
 use super::log_prob::LogProb;
 use crate::pairs::Weights;

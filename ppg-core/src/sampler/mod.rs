@@ -15,8 +15,13 @@
 //! - [`score`]: the walk that replays a ranking and adds up its exact score.
 //! - [`log_prob`]: the running probability every walk multiplies into.
 //!
-//! Dependencies run `log_prob` <- `merge`, `leaves` <- `uncorrected`, `score` <- this
-//! module; none of them uses this one.
+//! Inside the folder `merge`, `leaves` and `score` use `log_prob`, `uncorrected` uses
+//! `leaves`, `score` uses `merge`, and this module uses them all; none of them uses this
+//! one. From outside it uses the distribution it reads, `pairs` and the foundations.
+//!
+//! It stays whole (about 400 lines): the prepared state and the three loops over it (draw,
+//! log-probability, score) are kept together so that a change of the state's shape (single
+//! precision, several samples at once) is made in one file.
 
 mod leaves;
 mod log_prob;

@@ -18,6 +18,8 @@
 //!
 //! Uniforms have 32 bits, two per generator call, drawn for the whole block before its
 //! merges: each decision's probability is realised to within `2^-32`.
+//!
+//! Uses `leaves`, `log_prob`, the position-indexed weights of `pairs` and the generator.
 
 use super::leaves::{self, Tables};
 use super::log_prob::LogProb;

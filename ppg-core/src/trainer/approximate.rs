@@ -3,6 +3,8 @@
 //! tables over bit masks of samples, then `w -= lr (E - w C) / (w (1 - w))` in vector lanes.
 //! It reads a batch of rankings and writes one session's weights; it knows nothing of the
 //! engine. [`clamp`] is the step's clamp, shared with the exact gradient.
+//!
+//! Uses the recipe of `config` and the constraint bits of `pairs`.
 
 use super::config::TrainConfig;
 use crate::pairs::PairBits;
