@@ -3,6 +3,8 @@
 //! The engine owns no memory: firmware hands it a static buffer, the C ABI a block from
 //! the caller's allocator. Each region is aligned inside the buffer, so the buffer itself
 //! may start at any address; the size functions count the worst-case padding.
+//!
+//! A foundation: uses only the error type.
 
 use crate::Error;
 use bytemuck::Pod;

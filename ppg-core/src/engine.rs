@@ -4,7 +4,8 @@
 //! [`Trainer`] and passes each the others it needs: the sampler reads the distribution, the
 //! trainer draws through the sampler and writes the distribution. Every public method
 //! checks its arguments here and then delegates, so that an error changes nothing; training
-//! is made transactional by a snapshot of all it changes.
+//! is made transactional by a snapshot of all it changes. It is the only module that uses
+//! all the others, and none of them uses it.
 //!
 //! It stays whole (over 400 lines) because it is the crate's one public type: each method is
 //! a check and a call, with the documentation a C, Go or Java binding copies from.

@@ -23,6 +23,9 @@
 //! This file stays whole (over 400 lines): it is the public type [`PlackettLuce`], whose
 //! methods are checks around the maths of `math` and the steps of `adam`; its tests are in
 //! `tests.rs`.
+//!
+//! Uses the foundations and the [`Objective`] trait only: none of PPG's
+//! distribution, sampler or trainer.
 
 mod adam;
 mod config;
