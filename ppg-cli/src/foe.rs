@@ -2,6 +2,10 @@
 //! constraint, in the hard and soft variants the PPG paper compares with (FOE^H, FOE^S,
 //! following Sarvi et al. 2021).
 //!
+//! The file stays whole (over 400 lines): a quarter of it is the derivation below, and the
+//! code after it (the public types and [`solve`]) reads against that text line by line; the
+//! LP (`lp`, column generation) and the decomposition (`birkhoff`) already live in `foe/`.
+//!
 //! # What is solved
 //!
 //! One query: items `i` with utility `u_i >= 0` and group `g_i` in {0, 1}; a position exposure

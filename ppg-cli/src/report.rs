@@ -1,5 +1,9 @@
 //! `ppg reproduce --all`: both TREC sets, every method, the session sweep; writes
 //! `results.md` and the sweep figures.
+//!
+//! It stays whole (over 400 lines) because it is one document written top to bottom: `run`
+//! gathers the sections, `markdown` writes them, and each function after it is one part of
+//! `results.md` in the order a reader meets it.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};

@@ -1,19 +1,21 @@
-//! `ppg reproduce`: the protocol of `paper/protocol.md` on one data set.
+//! The protocol of `paper/protocol.md`: an experiment (a data set and its shared settings),
+//! its cells (a method on one metric, utility and session count) and the grid of cells.
+//! Commands build on it: [`crate::single`] runs one data set, [`crate::report`] both TREC
+//! sets; this module uses neither, nor the printing in [`crate::table`].
 
 use std::time::Instant;
 
 use ppg_core::objective::RankStart;
 use ppg_core::{Dims, PlConfig, PlackettLuce, Ppg, TrainConfig};
 
-use crate::cli::{DataUtility, FairnessArg, Format, ReproduceArgs};
-use crate::data::{read_protocol, Query};
-use crate::error::{CliError, Result};
-use crate::methods::{self, default_methods, Engines, Method, Setup};
-use crate::parallel::{self, Progress};
 use ppg_cli::cost::{evaluate, Metric, Tables};
 use ppg_cli::seed;
 
-use crate::{builtin, table};
+use crate::cli::{DataUtility, FairnessArg, ReproduceArgs};
+use crate::data::Query;
+use crate::error::{CliError, Result};
+use crate::methods::{self, default_methods, Engines, Method, Setup};
+use crate::parallel::{self, Progress};
 
 /// One cell of a table: a method on one metric, utility and session count.
 #[derive(Debug, Clone)]
@@ -267,50 +269,4 @@ pub fn grid(
         }
     }
     Ok(cells)
-}
-
-pub fn run(args: &ReproduceArgs) -> Result<()> {
-    if args.all {
-        return crate::report::run(args);
-    }
-    if args.sessions == 0 || args.runs == 0 {
-        return Err(CliError::Usage(
-            "--sessions and --runs must be at least 1".into(),
-        ));
-    }
-    let methods = parse_methods(&args.method)?;
-    let (name, queries) = match &args.data {
-        Some(path) => (path.display().to_string(), read_protocol(path)?),
-        None => (
-            format!("built-in data set (seed {})", args.data_seed),
-            builtin::generate(args.data_seed, builtin::QUERIES),
-        ),
-    };
-    let exp = Experiment::new(name, queries, args)?;
-    let metrics: Vec<Metric> = dedup(args.metric.iter().map(|&m| metric_of(m)).collect());
-    let utilities = dedup(args.utility.clone());
-    let cells = grid(
-        &exp,
-        &methods,
-        &utilities,
-        &metrics,
-        args.sessions,
-        args.runs,
-    )?;
-    let text = match args.format {
-        Format::Table => table::text(&exp, &cells, &utilities, &metrics, &methods),
-        Format::Json => table::json(&cells),
-    };
-    print!("{text}");
-    Ok(())
-}
-
-fn dedup<T: PartialEq>(items: Vec<T>) -> Vec<T> {
-    let mut out: Vec<T> = Vec::new();
-    for item in items {
-        if !out.contains(&item) {
-            out.push(item);
-        }
-    }
-    out
 }

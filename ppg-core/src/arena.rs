@@ -3,6 +3,8 @@
 //! The engine owns no memory: firmware hands it a static buffer, the C ABI a block from
 //! the caller's allocator. Each region is aligned inside the buffer, so the buffer itself
 //! may start at any address; the size functions count the worst-case padding.
+//!
+//! A foundation: uses only the error type.
 
 use crate::Error;
 use bytemuck::Pod;
@@ -12,6 +14,17 @@ use core::mem::{align_of, size_of};
 pub(crate) const fn region_bytes<T>(len: usize) -> usize {
     len.saturating_mul(size_of::<T>())
         .saturating_add(align_of::<T>() - 1)
+}
+
+/// The sum of `parts`, saturating: a layout too large to count reports "too large".
+pub(crate) const fn sum(parts: &[usize]) -> usize {
+    let mut total = 0usize;
+    let mut k = 0;
+    while k < parts.len() {
+        total = total.saturating_add(parts[k]);
+        k += 1;
+    }
+    total
 }
 
 /// Hands out consecutive typed regions of a byte buffer.

@@ -1,4 +1,6 @@
 //! The shape an engine is laid out for.
+//!
+//! A foundation: uses only the error type.
 
 use crate::Error;
 

@@ -1,4 +1,6 @@
 //! The one error type of the engine.
+//!
+//! A foundation: uses nothing else in the crate.
 
 use core::fmt;
 

@@ -1,22 +1,54 @@
 //! Probabilistic Permutation Graph (PPG) search without a heap.
+//!
+//! # The map
+//!
+//! Data flows one way through the crate, and each module uses only the ones before it:
+//!
+//! ```text
+//! weights -> prepared tables -> draws -> costs -> gradient -> weights
+//! distribution  sampler      sampler  objective  trainer    distribution
+//! ```
+//!
+//! - Foundations: `dims` ([`Dims`], the shape an engine is laid out for), `arena` (typed
+//!   regions of the caller's byte buffer; nothing here allocates), `rng` ([`Rng`], the
+//!   seeded portable generator), `error` ([`Error`]), `pairs` (how an unordered item pair
+//!   is indexed in a packed triangle, and the views of one session's weights by item pair
+//!   or by reference position).
+//! - `distribution`: what is sampled. Per session block a reference permutation and an
+//!   inversion probability per item pair, and the constrained pairs (weight held at 0). It
+//!   knows nothing of how it is sampled or trained.
+//! - `sampler/`: how it is sampled. The merge sampler of the paper (corrected and
+//!   uncorrected), the uncorrected sampler's branch-free merges over leaf outcome tables,
+//!   exact log-probabilities and scores by replay. It owns every table it prepares from the
+//!   distribution and reads the distribution only. One sample goes from `Sampler::draw` to
+//!   the returned ranking inside this folder; [`SamplerMode`] picks the variant.
+//! - [`objective`]: what a ranking costs. The [`Objective`] trait (any black box) and the
+//!   paper's metrics (EEL, DTR, NDCG, their mixes). It uses only the foundations.
+//! - `trainer/`: how the weights move. The REINFORCE loop ([`TrainConfig`], [`Gradient`]):
+//!   draw a batch through the sampler, cost it with the objective, step the weights of the
+//!   distribution with the exact score or the approximate gradient, keep the best ranking
+//!   and make it the reference; [`TrainReport`] says what happened.
+//! - `engine`: [`Ppg`], the one public engine. It lays out the caller's buffer for the
+//!   distribution, the sampler and the trainer, checks every argument before it delegates,
+//!   and undoes a failed training run from a snapshot.
+//! - [`pl`]: [`PlackettLuce`], the baseline the paper compares with: its own policy, sampler
+//!   and trainer over the same foundations and objectives.
 #![no_std]
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
 mod arena;
 mod dims;
+mod distribution;
 mod engine;
 mod error;
-mod leaves;
 pub mod objective;
 mod pairs;
 pub mod pl;
 mod report;
 mod rng;
 mod sampler;
-mod score;
 mod trainer;
-mod uncorrected;
 
 pub use dims::{Dims, MAX_ITEMS};
 pub use engine::Ppg;

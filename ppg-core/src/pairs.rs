@@ -3,6 +3,8 @@
 //! Weights and constraints are kept per *item* pair, not per reference position: moving the
 //! reference then only flips `w -> 1 - w` on pairs whose order changed, and a constraint
 //! never has to be re-indexed.
+//!
+//! A foundation: uses nothing else in the crate.
 
 /// Number of unordered pairs among `n` items; `usize::MAX` when that overflows (a 32-bit
 /// target past 46,341 items), so that a layout reports "too large" instead of too little.
@@ -47,6 +49,14 @@ impl Weights<'_> {
     pub(crate) fn get(&self, a: usize, b: usize) -> f64 {
         self.w[self.pair(a, b)] as f64
     }
+}
+
+/// One session's weights re-indexed by reference *position*: `w[rows[x] + y]` for positions
+/// `x < y` (the uncorrected sampler's prepared copy, see `sampler`).
+#[derive(Clone, Copy)]
+pub(crate) struct ByPosition<'a> {
+    pub w: &'a [f32],
+    pub rows: &'a [u32],
 }
 
 /// A fixed set of pairs stored as bits over the packed triangle.

@@ -1,4 +1,6 @@
 //! What a training run reports.
+//!
+//! Plain data, shared by the PPG trainer and Plackett-Luce; uses nothing else.
 
 /// The outcome of one `train` call.
 #[derive(Debug, Clone, Copy, PartialEq)]

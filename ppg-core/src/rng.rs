@@ -1,4 +1,6 @@
 //! The engine's random source: seeded, portable, identical on every target.
+//!
+//! A foundation: uses only `rand_xoshiro`.
 
 use rand_core::{Rng as _, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;

@@ -1,5 +1,9 @@
 //! The `extern "C"` functions. Each body goes through `ffi_boundary!`; the work is done
 //! by the safe [`Engine`](crate::engine::Engine).
+//!
+//! It stays whole (over 400 lines) because it is the C surface in one place: one short
+//! `extern "C"` function per entry of `include/ppg.h`, in the header's order, each with the
+//! documentation cbindgen copies into the header.
 
 use crate::boundary::{ffi_boundary, input, output, ppg_engine, write_out, Callback};
 use crate::status::{message_ptr, ppg_status};

@@ -6,6 +6,10 @@
 //! Every method validates all of its input before it changes anything, or calls a core
 //! method that does (the core's calls are transactional), so a failed call leaves the
 //! engine as it was.
+//!
+//! It stays whole (over 400 lines): the query's id mapping and the engine that uses it are
+//! one idea, the handle's state, and every method below is a validate-then-delegate step
+//! that must be read next to the mapping it validates against.
 
 use crate::status::{ppg_status, Status};
 use crate::types::{ppg_method, ppg_metric, ppg_train_config, ObjectiveSpec};

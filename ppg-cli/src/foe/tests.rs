@@ -1,3 +1,7 @@
+//! Tests of FOE: the LP against a full LP, the decomposition, the solver's invariants.
+//! They stay in one file (over 400 lines) because they share its small fixtures and each
+//! checks one property of [`super::solve`].
+
 use ppg_core::Rng;
 
 use super::lp::full_lp;

@@ -1,4 +1,7 @@
 //! Costs the optimisers minimise: the black-box trait and the built-in metrics.
+//!
+//! The metrics use only [`Error`](crate::Error); nothing here knows an engine, so any
+//! optimiser (PPG, Plackett-Luce, a caller's own) can cost rankings with them.
 
 mod dtr;
 mod eel;

@@ -19,6 +19,13 @@
 //! [`PlackettLuce::sample`] (or [`PlackettLuce::policy_sample`]). [`PlackettLuce::best`]
 //! is the lowest-cost ranking sampled while training (PPG's output rule, to compare the two
 //! on equal terms), and [`PlackettLuce::mode`] the single most probable ranking.
+//!
+//! This file stays whole (over 400 lines): it is the public type [`PlackettLuce`], whose
+//! methods are checks around the maths of `math` and the steps of `adam`; its tests are in
+//! `tests.rs`.
+//!
+//! Uses the foundations and the [`Objective`] trait only: none of PPG's
+//! distribution, sampler or trainer.
 
 mod adam;
 mod config;

@@ -1,3 +1,7 @@
+//! Tests of [`PlackettLuce`](super::PlackettLuce): sampling frequencies against the
+//! closed form, the score against finite differences, training and its transactions. One
+//! file (over 400 lines) because the tests share its fixtures and each states one property.
+
 extern crate std;
 
 use super::*;

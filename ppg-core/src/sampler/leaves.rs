@@ -14,9 +14,14 @@
 //! ends rounded to the nearest integer: each order's probability is realised to within
 //! `2^-32` (plus the `1e-15` or so by which the computed probabilities miss summing to 1),
 //! and an order of probability 0 (an empty interval) is never drawn.
+//!
+//! It stays whole (over 400 lines): the order numbering, the table build and the draw share
+//! the same compile-time tables and must agree to the bit; a third of it is their tests.
+//!
+//! Uses `log_prob` and the position-indexed weights of `pairs`.
 
-use crate::sampler::LogProb;
-use crate::uncorrected::ByPosition;
+use super::log_prob::LogProb;
+use crate::pairs::ByPosition;
 
 /// Positions in a leaf at most.
 pub(crate) const MAX_LEAF: usize = 5;
@@ -406,7 +411,7 @@ mod tests {
         let (mut total, mut zero) = (0.0, 0);
         for i in 0..FACTORIAL[n] {
             let order = order(n, i);
-            let p = ppg.leaf_tables.probs[0][i];
+            let p = ppg.sampler.leaf_tables.probs[0][i];
             let replayed = ppg.log_prob(SamplerMode::Uncorrected, &order[..n]).unwrap();
             assert!((libm::log(p) - replayed).abs() < 1e-12 || p == 0.0 && replayed.is_infinite());
             total += p;
@@ -439,7 +444,7 @@ mod tests {
                 ppg.forbid(x, y).unwrap();
                 ppg.sample(SamplerMode::Uncorrected, &mut [0u16; 5])
                     .unwrap();
-                let tables = ppg.leaf_tables.part(0..1);
+                let tables = ppg.sampler.leaf_tables.part(0..1);
                 let drawn = |u: u32| {
                     let mut seg = [0u16; PADDED];
                     draw::<false>(&mut seg, [0, 5], 0, u, &tables, &mut LogProb::new());
@@ -488,16 +493,23 @@ mod tests {
             let b = if round % 2 == 0 { (a + 1) % n } else { b };
             ppg.set_weight(round % sessions, a, b, rng.unit_f64() as f32)
                 .unwrap();
-            let pairs = ppg.pair_count() * sessions;
-            let leaves = ppg.leaf_count * sessions;
-            let by_position = ppg.by_position[..pairs].to_vec();
-            let probs = ppg.leaf_tables.probs[..leaves].to_vec();
-            let bounds = ppg.leaf_tables.bounds[..leaves].to_vec();
-            ppg.prepared_stale = true;
-            ppg.prepare_uncorrected();
-            assert!(by_position == ppg.by_position[..pairs], "round {round}");
-            assert!(probs == ppg.leaf_tables.probs[..leaves], "round {round}");
-            assert!(bounds == ppg.leaf_tables.bounds[..leaves], "round {round}");
+            let sampler = &mut ppg.sampler;
+            let pairs = ppg.dist.pair_count() * sessions;
+            let leaves = sampler.leaf_count * sessions;
+            let by_position = sampler.by_position[..pairs].to_vec();
+            let probs = sampler.leaf_tables.probs[..leaves].to_vec();
+            let bounds = sampler.leaf_tables.bounds[..leaves].to_vec();
+            sampler.invalidate();
+            sampler.prepare_uncorrected(&ppg.dist);
+            assert!(by_position == sampler.by_position[..pairs], "round {round}");
+            assert!(
+                probs == sampler.leaf_tables.probs[..leaves],
+                "round {round}"
+            );
+            assert!(
+                bounds == sampler.leaf_tables.bounds[..leaves],
+                "round {round}"
+            );
         }
     }
 }

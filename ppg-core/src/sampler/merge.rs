@@ -18,8 +18,12 @@
 //! the restrictions of the final order to the two halves), so [`Walk`]s other than the
 //! random one *replay* a known ranking through the same code: that gives the exact
 //! probability of any ranking under the sampler, and its exact gradient.
+//!
+//! Uses `log_prob`, the pair-indexed weights of `pairs` and the generator; nothing else.
 
+use super::log_prob::LogProb;
 use crate::pairs::Weights;
+use crate::Rng;
 
 /// How the merge sampler draws each inversion.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -251,35 +255,6 @@ fn column_prefix(
     col[t]
 }
 
-/// A running product of probabilities, folded into a log before it can underflow.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct LogProb {
-    product: f64,
-    log: f64,
-}
-
-impl LogProb {
-    pub(crate) fn new() -> Self {
-        LogProb {
-            product: 1.0,
-            log: 0.0,
-        }
-    }
-
-    #[inline(always)]
-    pub(crate) fn times(&mut self, p: f64) {
-        self.product *= p;
-        if self.product < 1e-250 {
-            self.log += libm::log(self.product);
-            self.product = 1.0;
-        }
-    }
-
-    pub(crate) fn value(&self) -> f64 {
-        self.log + libm::log(self.product)
-    }
-}
-
 /// Draws the decisions from the generator and records the probability of the outcome.
 ///
 /// A moving item passes bottom item `i` when every decision up to `i` is positive, which has
@@ -288,14 +263,14 @@ impl LogProb {
 /// instead of one per decision. `TRACK` records the log-probability; training, which never
 /// reads it, turns it off.
 pub(crate) struct Draw<'r, const TRACK: bool> {
-    pub rng: &'r mut crate::Rng,
+    pub rng: &'r mut Rng,
     pub log_prob: LogProb,
     u: f64,
     reach: f64,
 }
 
 impl<'r, const TRACK: bool> Draw<'r, TRACK> {
-    pub(crate) fn new(rng: &'r mut crate::Rng) -> Self {
+    pub(crate) fn new(rng: &'r mut Rng) -> Self {
         Draw {
             rng,
             log_prob: LogProb::new(),

@@ -7,9 +7,12 @@
 //! (pass) or `c - 1` (stop). Those `w_x` are a row range and a column range of the merge, so
 //! the `c` terms are range-added into difference arrays and resolved once per merge: the
 //! exact score costs `O(n^2)` per sample like the sampler itself.
+//!
+//! Uses the walk of `merge`, `log_prob` and the weights of `pairs`.
 
+use super::log_prob::LogProb;
+use super::merge::{Decision, Walk};
 use crate::pairs::Weights;
-use crate::sampler::{Decision, LogProb, Walk};
 
 /// Replays a ranking and adds `scale` times its exact score into `grad`.
 pub(crate) struct ScoreWalk<'a> {

@@ -18,9 +18,12 @@
 //!
 //! Uniforms have 32 bits, two per generator call, drawn for the whole block before its
 //! merges: each decision's probability is realised to within `2^-32`.
+//!
+//! Uses `leaves`, `log_prob`, the position-indexed weights of `pairs` and the generator.
 
-use crate::leaves::{self, Tables};
-use crate::sampler::LogProb;
+use super::leaves::{self, Tables};
+use super::log_prob::LogProb;
+use crate::pairs::ByPosition;
 use crate::Rng;
 
 const SCALE: f64 = 1.0 / 4_294_967_296.0;
@@ -29,13 +32,6 @@ const SCALE: f64 = 1.0 / 4_294_967_296.0;
 /// merges have at most `n / 2` top items per level.
 pub(crate) const fn uniforms_for(n: usize) -> usize {
     (n / 2 + 1).saturating_mul((usize::BITS - n.leading_zeros()) as usize)
-}
-
-/// Position-indexed weights of one session: `w[rows[x] + y]` for positions `x < y`.
-#[derive(Clone, Copy)]
-pub(crate) struct ByPosition<'a> {
-    pub w: &'a [f32],
-    pub rows: &'a [u32],
 }
 
 /// Buffers for one block of `n` items.
@@ -263,8 +259,7 @@ fn merge_any<const TRACK: bool>(
 mod tests {
     extern crate std;
 
-    use crate::pairs::Weights;
-    use crate::sampler::{self, Draw, SamplerMode};
+    use crate::sampler::merge::{self, Draw, SamplerMode};
     use crate::{Dims, Ppg, Rng};
     use std::vec;
 
@@ -358,17 +353,14 @@ mod tests {
             for (k, slot) in out.iter_mut().enumerate() {
                 *slot = k as u16;
             }
-            let w = Weights {
-                w: &ppg.state.weights[..ppg.pair_count()],
-                rows: &ppg.rows[..n],
-            };
+            let sampler = &mut ppg.sampler;
             let mut draw = Draw::<false>::new(&mut walk_rng);
-            sampler::walk_block(
+            merge::walk_block(
                 out,
-                &ppg.schedule[..ppg.merges],
-                w,
+                &sampler.schedule[..sampler.merges],
+                ppg.dist.weights_of(0),
                 SamplerMode::Uncorrected,
-                &mut ppg.work.scratch,
+                &mut sampler.scratch,
                 &mut draw,
             );
         });
