@@ -93,6 +93,15 @@ def options(**kw: Any) -> "dict[str, Any]":
             raise ValueError(f"{key}: expected a non-negative integer, got {value!r}")
     if kw["sessions"] < 1:
         raise ValueError("sessions: must be at least 1")
+    for key in ("lr", "mix_weight", "initial_weight"):
+        if isinstance(kw[key], bool) or not isinstance(kw[key], (int, float, np.integer, np.floating)):
+            raise TypeError(f"{key}: expected a number, got {kw[key]!r}")
+        kw[key] = float(kw[key])
+    for key in ("intra", "baseline"):
+        kw[key] = bool(kw[key])
+    for key in ("sampler", "gradient", "mix_fairness", "rank_start"):
+        if not isinstance(kw[key], str):
+            raise TypeError(f"{key}: expected a name, got {kw[key]!r}")
     return kw
 
 

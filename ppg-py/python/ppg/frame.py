@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 from typing import Any, Optional, Sequence
 
 import numpy as np
@@ -11,6 +12,13 @@ from ppg import _checks
 from ppg._ppg import rerank_many
 
 SEED_BY = ("index", "qid")
+
+#: The training and metric keywords, passed through to the extension as one dict.
+RECIPE = (
+    "sessions", "intra", "epochs", "batch", "lr", "patience", "sampler", "gradient",
+    "baseline", "levels", "mix_fairness", "mix_weight", "ndcg_k", "initial_weight",
+    "rank_start",
+)
 
 
 def rerank_frame(
@@ -73,6 +81,7 @@ def rerank_frame(
     >>> list(out.columns), len(out)
     (['qid', 'session', 'rank', 'item'], 14)
     """
+    arguments = locals()
     return _rerank_rows(
         df,
         qid=qid,
@@ -85,24 +94,17 @@ def rerank_frame(
         threads=threads,
         seed=seed,
         groups_known=None,
-        options=dict(
-            sessions=sessions,
-            intra=bool(intra),
-            epochs=epochs,
-            batch=batch,
-            lr=float(lr),
-            patience=patience,
-            sampler=sampler,
-            gradient=gradient,
-            baseline=bool(baseline),
-            levels=levels,
-            mix_fairness=mix_fairness,
-            mix_weight=float(mix_weight),
-            ndcg_k=ndcg_k,
-            initial_weight=float(initial_weight),
-            rank_start=rank_start,
-        ),
+        options={k: arguments[k] for k in RECIPE},
     )
+
+
+def recipe(**given: Any) -> "dict[str, Any]":
+    """The recipe keywords ``given``, completed with :func:`rerank_frame`'s defaults."""
+    unknown = sorted(set(given) - set(RECIPE))
+    if unknown:
+        raise TypeError(f"{unknown[0]}: not a recipe keyword")
+    parameters = inspect.signature(rerank_frame).parameters
+    return {k: given.get(k, parameters[k].default) for k in RECIPE}
 
 
 def _column(df: pd.DataFrame, name: Optional[str], argument: str) -> pd.Series:
