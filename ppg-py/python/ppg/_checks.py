@@ -25,8 +25,8 @@ def numbers(values: Any, name: str, length: Optional[int] = None) -> np.ndarray:
     if length is not None and len(a) != length:
         raise ValueError(f"{name}: {len(a)} values where the list has {length} items")
     a = np.ascontiguousarray(a, dtype=np.float64)
-    bad = np.flatnonzero(~np.isfinite(a))
-    if len(bad):
+    if not np.isfinite(a).all():
+        bad = np.flatnonzero(~np.isfinite(a))
         raise ValueError(f"{name}: value {a[bad[0]]} at index {bad[0]} is not a finite number")
     return a
 
@@ -48,8 +48,9 @@ def group_ids(values: Any, name: str, length: int, limit: int, why: str) -> np.n
         raise ValueError(f"{name}: expected a 1-D array, got shape {a.shape}")
     if len(a) != length:
         raise ValueError(f"{name}: {len(a)} values where the list has {length} items")
-    if len(a) and (a.min() < 0 or a.max() >= limit):
-        bad = a.min() if a.min() < 0 else a.max()
+    low, high = (a.min(), a.max()) if len(a) else (0, 0)
+    if low < 0 or high >= limit:
+        bad = low if low < 0 else high
         raise ValueError(f"{name}: group id {bad} is outside 0..{limit - 1} ({why})")
     return np.ascontiguousarray(a, dtype=np.uint8)
 
