@@ -1,7 +1,7 @@
 //! `ppg.Engine`: the engine for callers that score rankings themselves (start, sample a
 //! batch, update with its costs, best), with exact log-probabilities.
 //!
-//! A `Ppg` borrows its memory; [`EngineCell`] keeps the buffer and the engine together so
+//! A `Ppg` borrows its memory; `EngineCell` keeps the buffer and the engine together so
 //! that Python can own both (ouroboros writes the self-borrowing struct).
 
 use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray1};
