@@ -5,11 +5,11 @@
 //! that Python can own both (ouroboros writes the self-borrowing struct).
 
 use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray1};
-use ppg_core::{Dims, Error, Gradient, Ppg, TrainConfig};
+use ppg_core::{Dims, Error, Ppg, TrainConfig};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
-use crate::options::sampler;
+use crate::options::{gradient, sampler};
 use crate::refused;
 
 /// An engine with the memory it borrows.
@@ -144,15 +144,7 @@ impl Engine {
         let costs = costs.as_slice()?;
         let config = TrainConfig {
             learning_rate: lr,
-            gradient: match gradient {
-                "approximate" => Gradient::Approximate,
-                "exact" => Gradient::Exact,
-                other => {
-                    return Err(PyValueError::new_err(format!(
-                        "gradient: {other:?} is neither \"approximate\" nor \"exact\""
-                    )))
-                }
-            },
+            gradient: self::gradient(gradient)?,
             baseline,
             ..TrainConfig::default()
         };
@@ -202,15 +194,7 @@ impl Engine {
             batch,
             patience,
             sampler: self::sampler(sampler)?,
-            gradient: match gradient {
-                "exact" => Gradient::Exact,
-                "approximate" => Gradient::Approximate,
-                other => {
-                    return Err(PyValueError::new_err(format!(
-                        "gradient: {other:?} is neither \"approximate\" nor \"exact\""
-                    )))
-                }
-            },
+            gradient: self::gradient(gradient)?,
             baseline,
             ..TrainConfig::default()
         };

@@ -134,16 +134,7 @@ impl Options {
             batch: self.batch,
             patience: self.patience,
             sampler: sampler(&self.sampler)?,
-            gradient: match self.gradient.as_str() {
-                "approximate" => Gradient::Approximate,
-                "exact" => Gradient::Exact,
-                other => {
-                    return Err(bad(
-                        "gradient",
-                        format!("{other:?} is neither \"approximate\" nor \"exact\""),
-                    ))
-                }
-            },
+            gradient: gradient(&self.gradient)?,
             baseline: self.baseline,
             score_input: true,
             ..TrainConfig::default()
@@ -168,6 +159,21 @@ pub fn sampler(name: &str) -> PyResult<SamplerMode> {
         other => Err(bad(
             "sampler",
             format!("{other:?} is neither \"uncorrected\" nor \"corrected\""),
+        )),
+    }
+}
+
+/// The gradient named `name` ("approximate" or "exact").
+///
+/// # Errors
+/// `ValueError` naming `gradient` for another name.
+pub fn gradient(name: &str) -> PyResult<Gradient> {
+    match name {
+        "approximate" => Ok(Gradient::Approximate),
+        "exact" => Ok(Gradient::Exact),
+        other => Err(bad(
+            "gradient",
+            format!("{other:?} is neither \"approximate\" nor \"exact\""),
         )),
     }
 }
