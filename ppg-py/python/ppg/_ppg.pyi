@@ -1,0 +1,61 @@
+"""Types of the Rust extension; the public, checked API is in the package's modules."""
+
+from typing import Any, Callable, Optional, Tuple
+
+import numpy as np
+
+MAX_ITEMS: int
+MAX_GROUPS: int
+
+def rerank_list(
+    score: np.ndarray,
+    utility: np.ndarray,
+    group: np.ndarray,
+    options: "dict[str, Any]",
+    objective: Optional[Callable[[np.ndarray], float]],
+    forbid: np.ndarray,
+    seed: int,
+) -> Tuple[np.ndarray, float, float]: ...
+def rerank_many(
+    score: np.ndarray,
+    utility: np.ndarray,
+    group: np.ndarray,
+    offsets: np.ndarray,
+    names: "list[str]",
+    options: "dict[str, Any]",
+    seed: int,
+    seed_by_qid: bool,
+    threads: int,
+) -> Tuple[np.ndarray, np.ndarray, np.ndarray]: ...
+def eel(ranking: np.ndarray, sessions: int, utility: np.ndarray, group: np.ndarray, levels: int, rank_start: str) -> float: ...
+def dtr(ranking: np.ndarray, sessions: int, utility: np.ndarray, group: np.ndarray, rank_start: str) -> float: ...
+def ndcg(ranking: np.ndarray, sessions: int, utility: np.ndarray, k: int) -> float: ...
+
+class Engine:
+    def __init__(self, items: int, sessions: int = 1, batch: int = 16, seed: int = 0) -> None: ...
+    def reseed(self, seed: int) -> None: ...
+    def start(
+        self,
+        items: int,
+        sessions: int = 1,
+        initial_weight: float = 0.5,
+        keep_order: Optional[np.ndarray] = None,
+        forbid: Optional[np.ndarray] = None,
+    ) -> None: ...
+    @property
+    def shape(self) -> Tuple[int, int]: ...
+    def sample_batch(self, count: int, sampler: str = "uncorrected") -> Tuple[np.ndarray, np.ndarray]: ...
+    def update(self, costs: np.ndarray, lr: float = 0.4, gradient: str = "approximate", baseline: bool = False) -> bool: ...
+    def best(self) -> Optional[Tuple[np.ndarray, float]]: ...
+    def log_prob(self, ranking: np.ndarray, sampler: str = "uncorrected") -> float: ...
+    def train(
+        self,
+        objective: Callable[[np.ndarray], float],
+        epochs: int = 50,
+        batch: int = 16,
+        lr: float = 0.4,
+        patience: int = 20,
+        sampler: str = "uncorrected",
+        gradient: str = "approximate",
+        baseline: bool = False,
+    ) -> Tuple[int, float]: ...

@@ -1,0 +1,134 @@
+"""``ppg.rerank``: one list, numpy in and out."""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple, Optional
+
+import numpy as np
+
+from ppg import _checks
+from ppg._checks import Metric
+from ppg._ppg import rerank_list
+
+
+class Reranked(NamedTuple):
+    """What :func:`rerank` returns."""
+
+    #: ``(sessions, n)`` indices into the input: row ``s`` is session ``s``'s ranking.
+    rankings: np.ndarray
+    #: The cost of ``rankings`` (never more than ``input_cost``).
+    cost: float
+    #: The cost of the input ranking, repeated over the sessions.
+    input_cost: float
+
+
+def rerank(
+    utility: Any,
+    groups: Any = None,
+    *,
+    metric: Metric = "eel",
+    score: Any = None,
+    sessions: int = 1,
+    intra: bool = False,
+    forbid: Any = None,
+    seed: int = 0,
+    epochs: int = 50,
+    batch: int = 16,
+    lr: float = 0.4,
+    patience: int = 20,
+    sampler: str = "uncorrected",
+    gradient: str = "approximate",
+    baseline: bool = False,
+    levels: int = 5,
+    mix_fairness: str = "eel",
+    mix_weight: float = 1.0,
+    ndcg_k: int = 10,
+    initial_weight: float = 0.5,
+    rank_start: str = "one",
+) -> Reranked:
+    """Re-ranks one list by PPG search and returns the best rankings found.
+
+    ``utility[i]`` and ``groups[i]`` describe item ``i``. The starting ranking is the input
+    order, or the items by ``score`` descending when ``score`` is given (ties: the later
+    item first), exactly as ``ppg rerank`` orders a query's rows; with the same arguments
+    the result equals ``ppg rerank`` on a one-query file (``--seed seed``).
+
+    ``metric`` is ``"eel"``, ``"dtr"``, ``"ndcg-mix"`` (``mix_fairness`` plus
+    ``mix_weight * (1 - NDCG@ndcg_k)``) or a callable: it receives a ``(sessions, n)``
+    int64 array of item indices and returns a float cost, lower being better. An exception
+    it raises reaches the caller; a NaN cost raises ``ValueError``.
+
+    ``forbid`` lists pairs ``(a, b)`` of items that never swap; ``intra`` keeps the
+    starting order within each group. The other keywords are the training recipe
+    (defaults: the paper's; the input ranking is scored first, so the result is never
+    worse than it).
+
+    >>> import numpy as np, ppg
+    >>> r = ppg.rerank(np.array([3.0, 2, 2, 1, 0, 0]), np.array([0, 0, 0, 1, 1, 1]),
+    ...                metric="eel", sessions=2, seed=1)
+    >>> r.rankings.shape
+    (2, 6)
+    >>> bool(r.cost <= r.input_cost)
+    True
+    """
+    named = isinstance(metric, str)
+    if not named and not callable(metric):
+        raise TypeError("metric: expected a metric name or a callable")
+    u = _checks.numbers(utility, "utility")
+    n = len(u)
+    _checks.list_length(n, "utility")
+    if named:
+        fairness = _checks.fairness_of(metric, mix_fairness)
+        limit, why = _checks.group_limit(fairness)
+        if groups is None:
+            raise ValueError(f"groups: metric {metric!r} needs a group per item")
+        g = _checks.group_ids(groups, "groups", n, limit, why)
+        _checks.non_negative(u, "utility", metric, fairness)
+    elif groups is None:
+        if intra:
+            raise ValueError("groups: intra=True keeps the order within groups: give groups")
+        g = np.zeros(n, dtype=np.uint8)
+    else:
+        g = _checks.group_ids(groups, "groups", n, 256, "group ids are bytes")
+    s = np.arange(n, 0, -1, dtype=np.float64) if score is None else _checks.numbers(score, "score", n)
+    f = _forbid_pairs(forbid, n)
+    opts = _checks.options(
+        metric=metric if named else "callable",
+        mix_fairness=mix_fairness,
+        mix_weight=float(mix_weight),
+        ndcg_k=ndcg_k,
+        levels=levels,
+        rank_start=rank_start,
+        sessions=sessions,
+        intra=bool(intra),
+        initial_weight=float(initial_weight),
+        epochs=epochs,
+        batch=batch,
+        lr=float(lr),
+        patience=patience,
+        sampler=sampler,
+        gradient=gradient,
+        baseline=bool(baseline),
+    )
+    ranking, before, after = rerank_list(
+        s, u, g, opts, None if named else metric, f, _checks.seed_value(seed)
+    )
+    return Reranked(ranking.reshape(sessions, n), after, before)
+
+
+def _forbid_pairs(forbid: Any, n: int) -> np.ndarray:
+    """``forbid`` as flat int64 pairs of distinct items in ``0..n``."""
+    if forbid is None:
+        return np.zeros(0, dtype=np.int64)
+    a = np.asarray(forbid)
+    if a.size == 0:
+        return np.zeros(0, dtype=np.int64)
+    if a.dtype.kind not in "iu":
+        raise TypeError(f"forbid: expected integer item pairs, got dtype {a.dtype}")
+    if a.ndim != 2 or a.shape[1] != 2:
+        raise ValueError(f"forbid: expected pairs, shape (k, 2), got shape {a.shape}")
+    if a.min() < 0 or a.max() >= n:
+        raise ValueError(f"forbid: item ids are in 0..{n - 1}")
+    if (a[:, 0] == a[:, 1]).any():
+        raise ValueError("forbid: a pair names the same item twice")
+    return np.ascontiguousarray(a, dtype=np.int64).ravel()

@@ -1,0 +1,119 @@
+"""``ppg.Engine``: the PPG engine for callers that score rankings themselves."""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Optional, Tuple
+
+import numpy as np
+
+from ppg import _checks, _ppg
+
+
+class Engine:
+    """A PPG engine laid out for lists of up to ``items`` items, ``sessions`` sessions and
+    batches of ``batch`` samples. Item ids are positions in the starting ranking.
+
+    A call that fails raises and changes nothing. Not thread-safe: one thread at a time.
+
+    >>> import numpy as np, ppg
+    >>> engine = ppg.Engine(items=6, sessions=2, batch=8, seed=3)
+    >>> engine.start(6, sessions=2)
+    >>> for _ in range(20):
+    ...     batch, log_probs = engine.sample_batch(8)      # (8, 2, 6) rankings
+    ...     costs = batch[:, :, 0].sum(axis=1).astype(float)  # want item 0 on top
+    ...     _ = engine.update(costs)
+    >>> ranking, cost = engine.best()
+    >>> ranking.shape, cost
+    ((2, 6), 0.0)
+    >>> bool(np.isfinite(engine.log_prob(ranking)))
+    True
+    """
+
+    def __init__(self, items: int, sessions: int = 1, batch: int = 16, seed: int = 0) -> None:
+        for name, value in (("items", items), ("sessions", sessions), ("batch", batch)):
+            if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+                raise ValueError(f"{name}: expected a positive integer, got {value!r}")
+        self._engine = _ppg.Engine(items, sessions, batch, _checks.seed_value(seed))
+        self._shape: Tuple[int, int] = (0, 0)
+
+    def reseed(self, seed: int) -> None:
+        """Restarts the random generator from ``seed``."""
+        self._engine.reseed(_checks.seed_value(seed))
+
+    def start(
+        self,
+        items: int,
+        sessions: int = 1,
+        initial_weight: float = 0.5,
+        *,
+        keep_order: Any = None,
+        forbid: Any = None,
+    ) -> None:
+        """Starts a query of ``items`` items in ``sessions`` sessions, every pair at
+        ``initial_weight``. ``keep_order`` (a group id per item) keeps the starting order
+        within each group; ``forbid`` lists pairs ``(a, b)`` that never swap."""
+        keep = None
+        if keep_order is not None:
+            keep = np.asarray(keep_order)
+            if keep.dtype.kind not in "iub" or keep.ndim != 1:
+                raise TypeError("keep_order: expected a 1-D array of integer group ids")
+            keep = np.ascontiguousarray(keep, dtype=np.int64)
+        pairs = None
+        if forbid is not None:
+            pairs = np.asarray(forbid)
+            if pairs.size and (pairs.dtype.kind not in "iu" or pairs.ndim != 2 or pairs.shape[1] != 2):
+                raise ValueError("forbid: expected integer pairs, shape (k, 2)")
+            pairs = np.ascontiguousarray(pairs, dtype=np.int64).ravel()
+        self._engine.start(items, sessions, float(initial_weight), keep, pairs)
+        self._shape = (sessions, items)
+
+    def sample_batch(self, count: int, sampler: str = "uncorrected") -> Tuple[np.ndarray, np.ndarray]:
+        """Draws ``count`` rankings: a ``(count, sessions, items)`` array and each one's
+        exact log-probability. They wait for :meth:`update`."""
+        ids, log_probs = self._engine.sample_batch(count, sampler)
+        return ids.reshape(count, *self._shape), log_probs
+
+    def update(
+        self, costs: Any, *, lr: float = 0.4, gradient: str = "approximate", baseline: bool = False
+    ) -> bool:
+        """One REINFORCE step with one cost per ranking of the pending batch (lower is
+        better); returns whether a new best ranking was found."""
+        c = _checks.numbers(costs, "costs")
+        return self._engine.update(c, float(lr), gradient, bool(baseline))
+
+    def best(self) -> Optional[Tuple[np.ndarray, float]]:
+        """The lowest-cost ranking seen, ``(sessions, items)``, and its cost; ``None``
+        before any was scored."""
+        found = self._engine.best()
+        if found is None:
+            return None
+        ids, cost = found
+        return ids.reshape(self._shape), cost
+
+    def log_prob(self, ranking: Any, sampler: str = "uncorrected") -> float:
+        """The exact log-probability that ``sampler`` draws ``ranking`` (``-inf`` when it
+        cannot, such as a ranking that swaps a forbidden pair)."""
+        a = np.asarray(ranking)
+        if a.dtype.kind not in "iu":
+            raise TypeError(f"ranking: expected integer item ids, got dtype {a.dtype}")
+        return self._engine.log_prob(np.ascontiguousarray(a, dtype=np.int64).ravel(), sampler)
+
+    def train(
+        self,
+        objective: Callable[[np.ndarray], float],
+        *,
+        epochs: int = 50,
+        batch: int = 16,
+        lr: float = 0.4,
+        patience: int = 20,
+        sampler: str = "uncorrected",
+        gradient: str = "approximate",
+        baseline: bool = False,
+    ) -> Tuple[int, float]:
+        """Trains against ``objective`` (a ``(sessions, items)`` ranking to a float cost);
+        returns the epochs run and the best cost. If ``objective`` raises or returns NaN,
+        the exception (``ValueError`` for NaN) reaches the caller and the engine, random
+        generator included, is as before the call."""
+        if not callable(objective):
+            raise TypeError("objective: expected a callable")
+        return self._engine.train(objective, epochs, batch, float(lr), patience, sampler, gradient, bool(baseline))

@@ -1,0 +1,165 @@
+//! Many queries at once (`ppg.rerank_frame`, the Spark job): rows grouped by query, one
+//! engine per worker thread, the GIL released. Each query runs `rerank_query::rerank`, the
+//! function behind `ppg rerank`, with a seed fixed by the query alone, so the output does
+//! not depend on the thread count.
+
+use numpy::{PyArray1, PyReadonlyArray1};
+use ppg_cli::cost::Tables;
+use ppg_cli::rerank_query::{self, query_seed, Reranked};
+use ppg_core::{Dims, Ppg, MAX_ITEMS};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use rayon::prelude::*;
+
+use crate::options::Options;
+use crate::qid_seed;
+
+/// Memory one worker's engine may take, as `ppg rerank` allows.
+const MAX_ENGINE_BYTES: usize = 2 << 30;
+
+/// Queries per engine layout.
+const CHUNK: usize = 64;
+
+/// What the many-query call returns: for every query its rankings as row numbers of the
+/// grouped input (`sessions * n` each, queries in order), and per query the cost before
+/// and after.
+type Outcome<'py> = (
+    Bound<'py, PyArray1<i64>>,
+    Bound<'py, PyArray1<f64>>,
+    Bound<'py, PyArray1<f64>>,
+);
+
+/// Re-ranks the queries whose rows are `offsets[q]..offsets[q + 1]` of the other arrays.
+/// `names` are the queries' ids as text (messages, and seeds when `seed_by_qid`).
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+pub fn rerank_many<'py>(
+    py: Python<'py>,
+    score: PyReadonlyArray1<'py, f64>,
+    utility: PyReadonlyArray1<'py, f64>,
+    group: PyReadonlyArray1<'py, u8>,
+    offsets: PyReadonlyArray1<'py, i64>,
+    names: Vec<String>,
+    options: Options,
+    seed: u64,
+    seed_by_qid: bool,
+    threads: usize,
+) -> PyResult<Outcome<'py>> {
+    let (score, utility, group) = (score.as_slice()?, utility.as_slice()?, group.as_slice()?);
+    let spans = spans(offsets.as_slice()?, score.len(), &names)?;
+    if utility.len() != score.len() || group.len() != score.len() {
+        return Err(PyValueError::new_err(
+            "score, utility and group must have the same length",
+        ));
+    }
+    let spec = options
+        .spec()?
+        .ok_or_else(|| PyValueError::new_err("metric: rerank_frame takes a metric name"))?;
+    let recipe = options.recipe()?;
+    let sessions = options.sessions;
+    let longest = spans.iter().map(|r| r.len()).max().unwrap_or(1);
+    let tables = Tables::new(longest, options.rank_start()?);
+    let dims = Dims::new(longest, sessions, recipe.train.batch);
+    if Ppg::bytes(dims) > MAX_ENGINE_BYTES {
+        return Err(PyValueError::new_err(format!(
+            "sessions: the longest query has {longest} items; with {sessions} sessions and \
+             batch {} one engine needs {} MiB (limit {} MiB)",
+            recipe.train.batch,
+            Ppg::bytes(dims) >> 20,
+            MAX_ENGINE_BYTES >> 20
+        )));
+    }
+    let seeds: Vec<u64> = (0..spans.len())
+        .map(|q| match seed_by_qid {
+            true => qid_seed::of(seed, &names[q]),
+            false => query_seed(seed, q),
+        })
+        .collect();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| PyValueError::new_err(format!("threads: {e}")))?;
+    // Queries in chunks, one engine per chunk: an engine borrows its memory, so it
+    // cannot outlive a closure call; a chunk amortises its layout over many queries.
+    let run = || -> Result<Vec<Reranked>, (usize, String)> {
+        pool.install(|| {
+            let chunks: Vec<Vec<Reranked>> = (0..spans.len())
+                .collect::<Vec<_>>()
+                .par_chunks(CHUNK)
+                .map(|queries| {
+                    let mut mem = vec![0u8; Ppg::bytes(dims)];
+                    let mut engine =
+                        Ppg::new(&mut mem, dims, seed).map_err(|e| (queries[0], e.to_string()))?;
+                    queries
+                        .iter()
+                        .map(|&q| {
+                            let r = spans[q].clone();
+                            rerank_query::rerank(
+                                &mut engine,
+                                seeds[q],
+                                &score[r.clone()],
+                                &utility[r.clone()],
+                                &group[r],
+                                &spec,
+                                &recipe,
+                                sessions,
+                                &tables,
+                            )
+                            .map_err(|e| (q, e.to_string()))
+                        })
+                        .collect()
+                })
+                .collect::<Result<_, _>>()?;
+            Ok(chunks.into_iter().flatten().collect())
+        })
+    };
+    let results = py
+        .detach(run)
+        .map_err(|(q, e)| PyValueError::new_err(format!("query {:?}: {e}", names[q])))?;
+    let mut rows = Vec::with_capacity(score.len() * sessions);
+    for (r, span) in results.iter().zip(&spans) {
+        rows.extend(
+            r.rankings
+                .iter()
+                .map(|&k| (span.start + usize::from(k)) as i64),
+        );
+    }
+    let before = results.iter().map(|r| r.before).collect();
+    let after = results.iter().map(|r| r.after).collect();
+    Ok((
+        PyArray1::from_vec(py, rows),
+        PyArray1::from_vec(py, before),
+        PyArray1::from_vec(py, after),
+    ))
+}
+
+/// The row ranges of the queries, checked: increasing offsets from 0 to `rows`, one name
+/// per query, 2 to `MAX_ITEMS` rows each (as `ppg rerank` requires).
+fn spans(offsets: &[i64], rows: usize, names: &[String]) -> PyResult<Vec<std::ops::Range<usize>>> {
+    let bad = |why: String| PyValueError::new_err(why);
+    if offsets.first() != Some(&0) || offsets.last().copied() != Some(rows as i64) {
+        return Err(bad(format!("offsets must run from 0 to {rows}")));
+    }
+    if names.len() + 1 != offsets.len() {
+        return Err(bad("one name per query".into()));
+    }
+    offsets
+        .windows(2)
+        .zip(names)
+        .map(|(w, name)| {
+            let len = w[1] - w[0];
+            if len < 2 {
+                return Err(bad(format!(
+                    "qid: query {name:?} has {len} item(s): at least 2 are needed"
+                )));
+            }
+            if len as usize > MAX_ITEMS {
+                return Err(bad(format!(
+                    "qid: query {name:?} has {len} items, more than the {MAX_ITEMS} the \
+                     engine takes"
+                )));
+            }
+            Ok(w[0] as usize..w[1] as usize)
+        })
+        .collect()
+}

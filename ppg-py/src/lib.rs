@@ -1,0 +1,42 @@
+//! The Python extension `ppg._ppg`: numpy arrays in, numpy arrays out, over ppg-core and
+//! the library half of ppg-cli.
+//!
+//! The Python package (`python/ppg`) checks dtypes and shapes and names the argument in
+//! its errors; this crate converts, calls the same functions as the command line, and
+//! turns engine refusals into `ValueError`. Modules:
+//! - [`options`]: the keyword arguments shared by every re-ranking call, checked into the
+//!   CLI's `CostSpec` and `PpgRecipe`;
+//! - [`list`]: one list, with a built-in metric or a Python callable as the objective;
+//! - [`frame`]: many queries at once, in parallel without the GIL;
+//! - [`metrics`]: the protocol's EEL, DTR and NDCG of given rankings;
+//! - [`engine`]: the engine itself, for callers that score rankings themselves;
+//! - [`qid_seed`]: the seed rule that does not depend on a query's position.
+#![forbid(unsafe_code)]
+
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+
+pub mod engine;
+pub mod frame;
+pub mod list;
+pub mod metrics;
+pub mod options;
+pub mod qid_seed;
+
+/// An engine refusal as the `ValueError` Python callers catch, prefixed by what was asked.
+pub(crate) fn refused(what: &str, e: ppg_core::Error) -> PyErr {
+    PyValueError::new_err(format!("{what}: {e}"))
+}
+
+#[pymodule]
+fn _ppg(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(list::rerank_list, m)?)?;
+    m.add_function(wrap_pyfunction!(frame::rerank_many, m)?)?;
+    m.add_function(wrap_pyfunction!(metrics::eel, m)?)?;
+    m.add_function(wrap_pyfunction!(metrics::dtr, m)?)?;
+    m.add_function(wrap_pyfunction!(metrics::ndcg, m)?)?;
+    m.add_class::<engine::Engine>()?;
+    m.add("MAX_ITEMS", ppg_core::MAX_ITEMS)?;
+    m.add("MAX_GROUPS", ppg_core::objective::MAX_GROUPS)?;
+    Ok(())
+}

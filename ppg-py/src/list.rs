@@ -1,0 +1,193 @@
+//! One list: `ppg.rerank`. A built-in metric without extra constraints goes through
+//! `ppg_cli::rerank_query::rerank`, the function behind `ppg rerank`; a Python callable or
+//! forbidden pairs go through the same steps with the engine's constraint calls added.
+
+use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray1};
+use ppg_cli::cost::{Cost, CostSpec, Tables};
+use ppg_cli::optimise::{self, ranking_by, PpgRecipe};
+use ppg_cli::rerank_query::{self, query_seed};
+use ppg_core::{Dims, Error, Objective, Ppg};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+
+use crate::options::Options;
+use crate::refused;
+
+/// What a list's re-ranking returns to Python: the rankings as indices into the input
+/// (`sessions * n`, session after session), the input's cost and the result's.
+type Outcome<'py> = (Bound<'py, PyArray1<i64>>, f64, f64);
+
+/// Re-ranks one list. `objective` is the Python callable when `options.metric` is
+/// "callable"; `forbid` holds pairs of input indices, flattened.
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+pub fn rerank_list<'py>(
+    py: Python<'py>,
+    score: PyReadonlyArray1<'py, f64>,
+    utility: PyReadonlyArray1<'py, f64>,
+    group: PyReadonlyArray1<'py, u8>,
+    options: Options,
+    objective: Option<Bound<'py, PyAny>>,
+    forbid: PyReadonlyArray1<'py, i64>,
+    seed: u64,
+) -> PyResult<Outcome<'py>> {
+    let (score, utility, group) = (score.as_slice()?, utility.as_slice()?, group.as_slice()?);
+    let n = score.len();
+    if utility.len() != n || group.len() != n {
+        return Err(PyValueError::new_err(
+            "score, utility and groups must have the same length",
+        ));
+    }
+    let recipe = options.recipe()?;
+    let spec = options.spec()?;
+    let tables = Tables::new(n.max(1), options.rank_start()?);
+    let sessions = options.sessions;
+    let dims = Dims::new(n, sessions, recipe.train.batch);
+    dims.check().map_err(|e| refused("utility", e))?;
+    let mut mem = vec![0u8; Ppg::bytes(dims)];
+    let mut engine = Ppg::new(&mut mem, dims, seed).map_err(|e| refused("engine", e))?;
+    // A list is query 0 of a one-query file: `ppg rerank` gives it the same seed.
+    let seed = query_seed(seed, 0);
+    let forbid = forbid.as_slice()?;
+    let (ranking, before, after) = match (&spec, objective) {
+        (Some(spec), None) if forbid.is_empty() => {
+            let r = rerank_query::rerank(
+                &mut engine,
+                seed,
+                score,
+                utility,
+                group,
+                spec,
+                &recipe,
+                sessions,
+                &tables,
+            )
+            .map_err(|e| refused("rerank", e))?;
+            (r.rankings, r.before, r.after)
+        }
+        (Some(spec), None) => {
+            let list = List::new(score, group, forbid, sessions)?;
+            let utility_s = optimise::permute(utility, &list.order);
+            let mut cost = Cost::new(spec, &utility_s, &list.group, &tables)
+                .map_err(|e| refused("utility or groups", e))?;
+            list.run(
+                &mut engine,
+                seed,
+                &recipe,
+                &mut cost,
+                meaningful(spec, utility, group),
+            )
+            .map_err(|e| refused("rerank", e))?
+        }
+        (None, Some(callable)) => {
+            let list = List::new(score, group, forbid, sessions)?;
+            let mut failure = None;
+            let mut cost = |ranking: &[u16], sessions: usize| -> f64 {
+                if failure.is_some() {
+                    return f64::NAN;
+                }
+                let items: Vec<i64> = ranking
+                    .iter()
+                    .map(|&k| i64::from(list.order[usize::from(k)]))
+                    .collect();
+                let call = PyArray1::from_vec(py, items)
+                    .reshape([sessions, ranking.len() / sessions])
+                    .and_then(|a| callable.call1((a,)))
+                    .and_then(|v| v.extract::<f64>());
+                call.unwrap_or_else(|e| {
+                    failure = Some(e);
+                    f64::NAN
+                })
+            };
+            let outcome = list.run(&mut engine, seed, &recipe, &mut cost, true);
+            match (outcome, failure) {
+                (_, Some(e)) => return Err(e),
+                (Err(Error::NotFinite { .. }), None) => {
+                    return Err(PyValueError::new_err(
+                        "metric: the objective returned NaN or an infinity",
+                    ))
+                }
+                (Err(e), None) => return Err(refused("rerank", e)),
+                (Ok(outcome), None) => outcome,
+            }
+        }
+        _ => return Err(PyValueError::new_err("metric: a name or a callable")),
+    };
+    let ranking: Vec<i64> = ranking.into_iter().map(i64::from).collect();
+    Ok((PyArray1::from_vec(py, ranking), before, after))
+}
+
+/// As in `rerank_query`: a metric without meaning for the list has nothing to optimise.
+fn meaningful(spec: &CostSpec, utility: &[f64], group: &[u8]) -> bool {
+    spec.ndcg.is_some() || spec.metric.valid(utility, group)
+}
+
+/// A list in its starting order, with its constraints in starting positions.
+struct List {
+    /// `order[k]`: the input index at starting position `k`.
+    order: Vec<u16>,
+    group: Vec<u8>,
+    /// Forbidden pairs, in starting positions.
+    forbid: Vec<(usize, usize)>,
+    sessions: usize,
+}
+
+impl List {
+    fn new(score: &[f64], group: &[u8], forbid: &[i64], sessions: usize) -> PyResult<Self> {
+        let order = ranking_by(score);
+        let mut position = vec![0usize; order.len()];
+        for (k, &i) in order.iter().enumerate() {
+            position[usize::from(i)] = k;
+        }
+        let at = |i: i64| {
+            usize::try_from(i)
+                .ok()
+                .and_then(|i| position.get(i).copied())
+                .ok_or_else(|| {
+                    PyValueError::new_err(format!("forbid: item {i} is not in the list"))
+                })
+        };
+        let forbid = forbid
+            .chunks_exact(2)
+            .map(|p| Ok((at(p[0])?, at(p[1])?)))
+            .collect::<PyResult<_>>()?;
+        Ok(List {
+            group: optimise::permute(group, &order),
+            order,
+            forbid,
+            sessions,
+        })
+    }
+
+    /// `optimise::ppg` with the forbidden pairs: the input's cost, then the best ranking
+    /// (as input indices) and its cost. Without `meaningful` the input is the answer.
+    fn run(
+        &self,
+        engine: &mut Ppg,
+        seed: u64,
+        recipe: &PpgRecipe,
+        cost: &mut impl Objective,
+        meaningful: bool,
+    ) -> Result<(Vec<u16>, f64, f64), Error> {
+        let n = self.order.len();
+        engine.reseed(seed);
+        engine.start(n, self.sessions, recipe.initial_weight)?;
+        if recipe.intra {
+            engine.keep_order_within(&self.group)?;
+        }
+        for &(a, b) in &self.forbid {
+            engine.forbid(a, b)?;
+        }
+        let input = engine.reference().to_vec();
+        let before = cost.cost(&input, self.sessions);
+        if !before.is_finite() {
+            return Err(Error::NotFinite { index: 0 });
+        }
+        if !meaningful {
+            return Ok((optimise::to_items(&input, &self.order), before, before));
+        }
+        engine.train(cost, &recipe.train)?;
+        let (best, after) = engine.best().unwrap_or((&input, before));
+        Ok((optimise::to_items(best, &self.order), before, after))
+    }
+}

@@ -1,0 +1,179 @@
+//! The keyword arguments every re-ranking call shares, checked as `ppg rerank` checks its
+//! flags, into the command line's own `CostSpec` and `PpgRecipe`.
+
+use ppg_cli::cost::{CostSpec, Metric};
+use ppg_cli::optimise::PpgRecipe;
+use ppg_core::objective::{RankStart, MAX_LEVELS};
+use ppg_core::{Gradient, SamplerMode, TrainConfig};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+
+/// The options dict built by `ppg._options` (every key present).
+#[derive(Debug, Clone, FromPyObject)]
+#[pyo3(from_item_all)]
+pub struct Options {
+    /// "eel", "dtr", "ndcg-mix"; "callable" when a Python function is the objective.
+    pub metric: String,
+    pub mix_fairness: String,
+    pub mix_weight: f64,
+    pub ndcg_k: usize,
+    pub levels: u32,
+    pub rank_start: String,
+    pub sessions: usize,
+    pub intra: bool,
+    pub initial_weight: f32,
+    pub epochs: u32,
+    pub batch: usize,
+    pub lr: f32,
+    pub patience: u32,
+    pub sampler: String,
+    pub gradient: String,
+    pub baseline: bool,
+}
+
+fn bad(argument: &str, why: impl std::fmt::Display) -> PyErr {
+    PyValueError::new_err(format!("{argument}: {why}"))
+}
+
+fn fairness(name: &str, argument: &str) -> PyResult<Metric> {
+    match name {
+        "eel" => Ok(Metric::Eel),
+        "dtr" => Ok(Metric::Dtr),
+        other => Err(bad(
+            argument,
+            format!("unknown metric {other:?} (expected \"eel\" or \"dtr\")"),
+        )),
+    }
+}
+
+impl Options {
+    /// The cost to minimise; `None` for a callable objective.
+    ///
+    /// # Errors
+    /// `ValueError` naming the argument out of range, as `ppg rerank` refuses its flags.
+    pub fn spec(&self) -> PyResult<Option<CostSpec>> {
+        if !(1..=MAX_LEVELS).contains(&self.levels) {
+            return Err(bad("levels", format!("must be in 1..={MAX_LEVELS}")));
+        }
+        let (metric, ndcg) = match self.metric.as_str() {
+            "callable" => return Ok(None),
+            "ndcg-mix" => {
+                if !(self.mix_weight.is_finite() && self.mix_weight >= 0.0) {
+                    return Err(bad("mix_weight", "must be finite and non-negative"));
+                }
+                if self.ndcg_k == 0 {
+                    return Err(bad("ndcg_k", "must be at least 1"));
+                }
+                (
+                    fairness(&self.mix_fairness, "mix_fairness")?,
+                    Some((self.mix_weight, self.ndcg_k)),
+                )
+            }
+            "eel" | "dtr" => (fairness(&self.metric, "metric")?, None),
+            other => {
+                return Err(bad(
+                    "metric",
+                    format!(
+                        "unknown metric {other:?} (expected \"eel\", \"dtr\", \"ndcg-mix\" \
+                         or a callable)"
+                    ),
+                ))
+            }
+        };
+        Ok(Some(CostSpec {
+            metric,
+            levels: self.levels,
+            ndcg,
+        }))
+    }
+
+    /// Where the exposure's rank count starts.
+    ///
+    /// # Errors
+    /// `ValueError` for a name other than "one" and "zero".
+    pub fn rank_start(&self) -> PyResult<RankStart> {
+        Self::rank_start_named(&self.rank_start)
+    }
+
+    /// The rank start named `name` ("one" or "zero").
+    ///
+    /// # Errors
+    /// `ValueError` naming `rank_start` for another name.
+    pub fn rank_start_named(name: &str) -> PyResult<RankStart> {
+        match name {
+            "one" => Ok(RankStart::One),
+            "zero" => Ok(RankStart::Zero),
+            other => Err(bad(
+                "rank_start",
+                format!("{other:?} is neither \"one\" nor \"zero\""),
+            )),
+        }
+    }
+
+    /// The training recipe of `ppg rerank` (input scored first, so never worse than it).
+    ///
+    /// # Errors
+    /// `ValueError` naming the first argument out of range.
+    pub fn recipe(&self) -> PyResult<PpgRecipe> {
+        if self.sessions == 0 {
+            return Err(bad("sessions", "must be at least 1"));
+        }
+        let w0 = self.initial_weight;
+        if !(w0 > 0.0 && w0 < 1.0) {
+            return Err(bad("initial_weight", "must be in (0, 1)"));
+        }
+        if self.batch == 0 {
+            return Err(bad("batch", "must be at least 1"));
+        }
+        if !(self.lr.is_finite() && self.lr >= 0.0) {
+            return Err(bad("lr", "must be finite and non-negative"));
+        }
+        let train = TrainConfig {
+            learning_rate: self.lr,
+            epochs: self.epochs,
+            batch: self.batch,
+            patience: self.patience,
+            sampler: sampler(&self.sampler)?,
+            gradient: gradient(&self.gradient)?,
+            baseline: self.baseline,
+            score_input: true,
+            ..TrainConfig::default()
+        };
+        train.check(train.batch).map_err(|e| bad("recipe", e))?;
+        Ok(PpgRecipe {
+            train,
+            intra: self.intra,
+            initial_weight: w0,
+        })
+    }
+}
+
+/// The sampler named `name` ("uncorrected" or "corrected").
+///
+/// # Errors
+/// `ValueError` naming `sampler` for another name.
+pub fn sampler(name: &str) -> PyResult<SamplerMode> {
+    match name {
+        "uncorrected" => Ok(SamplerMode::Uncorrected),
+        "corrected" => Ok(SamplerMode::Corrected),
+        other => Err(bad(
+            "sampler",
+            format!("{other:?} is neither \"uncorrected\" nor \"corrected\""),
+        )),
+    }
+}
+
+/// The gradient named `name` ("approximate" or "exact").
+///
+/// # Errors
+/// `ValueError` naming `gradient` for another name.
+pub fn gradient(name: &str) -> PyResult<Gradient> {
+    match name {
+        "approximate" => Ok(Gradient::Approximate),
+        "exact" => Ok(Gradient::Exact),
+        other => Err(bad(
+            "gradient",
+            format!("{other:?} is neither \"approximate\" nor \"exact\""),
+        )),
+    }
+}
