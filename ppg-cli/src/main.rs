@@ -6,6 +6,7 @@ mod cli;
 mod cost;
 mod data;
 mod error;
+mod floor;
 mod methods;
 mod optimise;
 mod output;

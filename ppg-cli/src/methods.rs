@@ -1,11 +1,12 @@
 //! The rows of the reproduction tables: each method's name, recipe, and how it turns one
 //! query into `S` rankings.
 
+use ppg_cli::bound::{self as optimum, Shape};
 use ppg_cli::foe::{self, FoeVariant};
 use ppg_core::{Gradient, PlConfig, PlackettLuce, Ppg, Rng, SamplerMode, TrainConfig};
 
 use crate::cli::DataUtility;
-use crate::cost::{Cost, CostSpec, Metric, Tables};
+use crate::cost::{evaluate, Cost, CostSpec, Eval, Metric, Tables};
 use crate::data::{ranking_by, Query};
 use crate::optimise::{self, PpgRecipe};
 
@@ -29,9 +30,16 @@ pub const OUR_VARIANTS: [&str; 4] = [
     "ppg-intra-scored",
 ];
 
-/// The methods `reproduce` runs when none are named: the paper's rows, then our variants.
+/// The exact optimum of each metric over S deterministic rankings (`ppg_cli::bound`).
+pub const BOUND: &str = "bound";
+
+/// The methods `reproduce` runs when none are named: the paper's rows, our variants, and
+/// the bound under them all.
 pub fn default_methods() -> impl Iterator<Item = &'static str> {
-    PAPER_METHODS.into_iter().chain(OUR_VARIANTS)
+    PAPER_METHODS
+        .into_iter()
+        .chain(OUR_VARIANTS)
+        .chain(std::iter::once(BOUND))
 }
 
 /// EEL grade levels when optimising (the protocol's 5).
@@ -56,6 +64,8 @@ pub enum Kind {
     Ltr,
     Ideal,
     Foe(FoeVariant),
+    /// Not a ranker: the least value any S rankings can have (`ppg_cli::bound`).
+    Bound,
 }
 
 /// A row: the name the user gave and what it runs.
@@ -80,6 +90,7 @@ impl Method {
             "rand" => Kind::Rand,
             "ltr" => Kind::Ltr,
             "ideal" => Kind::Ideal,
+            BOUND => Kind::Bound,
             "foe-soft" => Kind::Foe(FoeVariant::Soft),
             "foe-hard" => Kind::Foe(FoeVariant::Hard),
             _ => {
@@ -137,7 +148,7 @@ impl Method {
 
     /// Whether the row involves no randomness (one run is all runs).
     pub fn deterministic(&self) -> bool {
-        matches!(self.kind, Kind::Ltr | Kind::Ideal)
+        matches!(self.kind, Kind::Ltr | Kind::Ideal | Kind::Bound)
     }
 
     pub fn needs_ppg(&self) -> bool {
@@ -151,7 +162,7 @@ impl Method {
 
 fn unknown(name: &str) -> String {
     format!(
-        "unknown method \"{name}\": expected pl, pl-lr<rate>, rand, ltr, ideal, foe-soft, foe-hard or \
+        "unknown method \"{name}\": expected pl, pl-lr<rate>, rand, ltr, ideal, foe-soft, foe-hard, bound or \
          ppg[-intra][-exact][-corrected][-baseline][-scored]"
     )
 }
@@ -193,6 +204,7 @@ pub fn run(
     match method.kind {
         Kind::Ltr => Ok(ranking_by(&q.ltr).repeat(s)),
         Kind::Ideal => Ok(ranking_by(&q.label).repeat(s)),
+        Kind::Bound => bound(setup.metric, q, s, setup.tables).map(|b| b.1),
         Kind::Rand => {
             let mut rng = Rng::new(seed);
             let mut out = Vec::with_capacity(n * s);
@@ -263,6 +275,55 @@ pub fn run(
             Ok(optimise::to_items(&sample, &order))
         }
     }
+}
+
+/// The bound row of query `q`: the evaluation's metric at its optimum over `sessions`
+/// rankings (a proven lower bound where the search was cut), with the NDCG@10 of one
+/// optimal ranking; that ranking; and whether the value is exact.
+///
+/// # Errors
+/// The metric's refusal of the query (an invalid query has no bound either).
+pub fn bound(
+    metric: Metric,
+    q: &Query,
+    sessions: usize,
+    tables: &Tables,
+) -> Result<(Eval, Vec<u16>, bool), String> {
+    let n = q.len();
+    let shape = match metric {
+        Metric::Dtr => {
+            let mut utility = [0.0; 2];
+            for (&l, &g) in q.label.iter().zip(&q.group) {
+                utility[usize::from(g != 0)] += l;
+            }
+            Shape::Dtr { utility }
+        }
+        Metric::Eel => {
+            let eel = ppg_core::objective::Eel::new(&q.label, &q.group, 2, &tables.exposure)
+                .map_err(|e| e.to_string())?;
+            match *eel.targets() {
+                [t0, t1] => Shape::Eel { target: [t0, t1] },
+                _ => return Err("the bound compares exactly two groups".into()),
+            }
+        }
+    };
+    let group0 = q.group.iter().filter(|&&g| g == 0).count();
+    let b = optimum::solve(
+        shape,
+        &tables.exposure[..n],
+        group0,
+        sessions,
+        optimum::BUDGET,
+    )
+    .map_err(|e| e.to_string())?;
+    let ranking = optimum::witness(&b.counts, &q.group, &q.label, sessions);
+    let witnessed = evaluate(metric, &q.label, &q.group, &ranking, sessions, tables)
+        .map_err(|e| e.to_string())?;
+    let eval = Eval {
+        fairness: b.lower,
+        ndcg: witnessed.ndcg,
+    };
+    Ok((eval, ranking, b.exact))
 }
 
 /// The optimisers' cost for `metric`: the protocol's EEL has 5 levels when optimising.

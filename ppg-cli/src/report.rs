@@ -20,7 +20,15 @@ const DATASETS: [(&str, &str); 2] = [("trec2019", "TREC 2019"), ("trec2020", "TR
 const UTILITIES: [DataUtility; 2] = [DataUtility::Label, DataUtility::Ltr];
 const METRICS: [Metric; 2] = [Metric::Dtr, Metric::Eel];
 /// Rows of the figures, as in the paper's Figures 2 and 3.
-const SWEEP_METHODS: [&str; 6] = ["ppg", "ppg-intra", "pl", "rand", "ltr", "foe-soft"];
+const SWEEP_METHODS: [&str; 7] = [
+    "ppg",
+    "ppg-intra",
+    "pl",
+    "rand",
+    "ltr",
+    "foe-soft",
+    crate::methods::BOUND,
+];
 /// Extra rows of the full run: PL at the true-label driver's learning rate, to show how
 /// much PL depends on it.
 const EXTRA_METHODS: [&str; 1] = ["pl-lr0.1"];
@@ -304,6 +312,11 @@ fn markdown(args: &ReproduceArgs, methods: &[Method], sections: &[Section]) -> S
             sweep_table(w, s, utility, &args.sweep);
         }
     }
+    let all: Vec<(&str, Vec<&Cell>)> = sections
+        .iter()
+        .map(|s| (s.title, s.cells.iter().chain(&s.sweep).collect()))
+        .collect();
+    crate::floor::section(w, &all);
     misses(w, sections);
     let _ = writeln!(w, "{}", NOTES.trim());
     md
