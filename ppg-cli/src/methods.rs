@@ -23,11 +23,13 @@ pub const PAPER_METHODS: [&str; 8] = [
 ];
 
 /// Our improvements on PPG + intra, shown beside the paper's rows.
-pub const OUR_VARIANTS: [&str; 4] = [
+pub const OUR_VARIANTS: [&str; 6] = [
     "ppg-intra-exact",
     "ppg-intra-corrected",
     "ppg-intra-baseline",
     "ppg-intra-scored",
+    "ppg-grow",
+    "ppg-intra-grow",
 ];
 
 /// The exact optimum of each metric over S deterministic rankings (`ppg_cli::bound`).
@@ -53,6 +55,8 @@ pub struct PpgVariant {
     pub corrected: bool,
     pub baseline: bool,
     pub scored: bool,
+    /// Grown over sessions (`optimise::ppg_grown`).
+    pub grow: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -106,6 +110,7 @@ impl Method {
                         "corrected" => &mut v.corrected,
                         "baseline" => &mut v.baseline,
                         "scored" => &mut v.scored,
+                        "grow" => &mut v.grow,
                         _ => return Err(unknown(name)),
                     };
                     if *flag {
@@ -163,7 +168,7 @@ impl Method {
 fn unknown(name: &str) -> String {
     format!(
         "unknown method \"{name}\": expected pl, pl-lr<rate>, rand, ltr, ideal, foe-soft, foe-hard, bound or \
-         ppg[-intra][-exact][-corrected][-baseline][-scored]"
+         ppg[-intra][-exact][-corrected][-baseline][-scored][-grow]"
     )
 }
 
@@ -252,8 +257,12 @@ pub fn run(
                 initial_weight: setup.initial_weight,
             };
             let engine = engines.ppg.as_mut().expect("a PPG engine for PPG rows");
-            let best = optimise::ppg(engine, seed, &group_s, s, &mut cost, &recipe)
-                .map_err(engine_error)?;
+            let best = if v.grow {
+                optimise::ppg_grown(engine, seed, &group_s, s, &mut cost, &recipe)
+            } else {
+                optimise::ppg(engine, seed, &group_s, s, &mut cost, &recipe)
+            }
+            .map_err(engine_error)?;
             Ok(optimise::to_items(&best, &order))
         }
         Kind::Pl(lr) => {
