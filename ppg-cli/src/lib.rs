@@ -8,10 +8,13 @@
 //! - [`seed`]: seeds of sub-tasks, independent of which thread runs them;
 //! - [`rerank_query`]: one query of `ppg rerank`, shared with the Python package;
 //! - [`foe`]: Fairness of Exposure (Singh & Joachims, KDD 2018) in its hard and soft
-//!   variants, the DTR baseline of the paper's Tables 1 and 2.
+//!   variants, the DTR baseline of the paper's Tables 1 and 2;
+//! - [`bound`]: the exact optimum of DTR and EEL over S deterministic rankings, the floor
+//!   under every row of the reproduction tables.
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+pub mod bound;
 pub mod cost;
 pub mod foe;
 pub mod optimise;

@@ -36,6 +36,7 @@ mod builtin;
 mod cli;
 mod data;
 mod error;
+mod floor;
 mod methods;
 mod output;
 mod parallel;

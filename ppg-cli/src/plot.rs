@@ -22,7 +22,7 @@ pub struct Panel {
     pub lines: Vec<Line>,
 }
 
-const COLOURS: [RGBColor; 8] = [
+const COLOURS: [RGBColor; 10] = [
     RGBColor(31, 119, 180),
     RGBColor(255, 127, 14),
     RGBColor(44, 160, 44),
@@ -31,6 +31,8 @@ const COLOURS: [RGBColor; 8] = [
     RGBColor(140, 86, 75),
     RGBColor(227, 119, 194),
     RGBColor(127, 127, 127),
+    RGBColor(0, 0, 0),
+    RGBColor(188, 189, 34),
 ];
 
 /// Draws `panels` side by side into an SVG file at `path` under `title`. The x axis is

@@ -14,7 +14,7 @@ use ppg_cli::seed;
 use crate::cli::{DataUtility, FairnessArg, ReproduceArgs};
 use crate::data::Query;
 use crate::error::{CliError, Result};
-use crate::methods::{self, default_methods, Engines, Method, Setup};
+use crate::methods::{self, default_methods, Engines, Kind, Method, Setup};
 use crate::parallel::{self, Progress};
 
 /// One cell of a table: a method on one metric, utility and session count.
@@ -34,6 +34,9 @@ pub struct Cell {
     pub runs: usize,
     /// Wall-clock seconds of the cell, all runs.
     pub seconds: f64,
+    /// The bound row only: valid queries where the search was cut, so that the value is
+    /// a proven lower bound rather than the exact optimum (0 elsewhere).
+    pub bounded: usize,
 }
 
 /// A data set and the settings every cell shares.
@@ -115,6 +118,7 @@ impl Experiment {
             queries: valid.len(),
             runs,
             seconds: 0.0,
+            bounded: 0,
         };
         if !method.supports(metric) || valid.is_empty() {
             return Ok(cell);
@@ -198,11 +202,19 @@ impl Experiment {
                         CliError::Failed(format!("{} on query {k}: {msg}", method.name)),
                     )
                 };
-                let ranking =
-                    methods::run(method, &setup, q, task_seed, &mut engines).map_err(fail)?;
-                let eval = evaluate(metric, &q.label, &q.group, &ranking, sessions, &self.tables)
-                    .map_err(|e| fail(e.to_string()))?;
-                out.push((t, eval));
+                let (eval, exact) = if method.kind == Kind::Bound {
+                    let (eval, _, exact) =
+                        methods::bound(metric, q, sessions, &self.tables).map_err(fail)?;
+                    (eval, exact)
+                } else {
+                    let ranking =
+                        methods::run(method, &setup, q, task_seed, &mut engines).map_err(fail)?;
+                    let eval =
+                        evaluate(metric, &q.label, &q.group, &ranking, sessions, &self.tables)
+                            .map_err(|e| fail(e.to_string()))?;
+                    (eval, true)
+                };
+                out.push((t, (eval, exact)));
                 tasks.done();
             }
             Ok(out)
@@ -214,8 +226,9 @@ impl Experiment {
         // Mean over queries within a run, then over runs (equal weights either way, as
         // every run covers the same queries).
         let n = count as f64;
-        cell.fairness = Some(evals.iter().map(|e| e.fairness).sum::<f64>() / n);
-        cell.ndcg = Some(evals.iter().map(|e| e.ndcg).sum::<f64>() / n);
+        cell.fairness = Some(evals.iter().map(|e| e.0.fairness).sum::<f64>() / n);
+        cell.ndcg = Some(evals.iter().map(|e| e.0.ndcg).sum::<f64>() / n);
+        cell.bounded = evals.iter().filter(|e| !e.1).count();
         cell.seconds = started.elapsed().as_secs_f64();
         Ok(cell)
     }

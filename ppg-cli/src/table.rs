@@ -115,5 +115,6 @@ pub fn cell_json(c: &Cell) -> Value {
         "seconds": c.seconds,
         "sampler": c.sampler,
         "gradient": c.gradient,
+        "bounded": c.bounded,
     })
 }
