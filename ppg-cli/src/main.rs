@@ -1,19 +1,22 @@
 //! `ppg`: fair re-ranking by Probabilistic Permutation Graph search, and the paper's
 //! experimental protocol.
 
+mod budget;
 mod builtin;
 mod cli;
 mod data;
 mod error;
 mod methods;
 mod output;
-mod parallel;
 mod plot;
+mod progress;
 mod published;
 mod report;
 mod reproduce;
 mod rerank;
+mod streams;
 mod table;
+mod threads;
 mod tsv;
 
 use std::process::ExitCode;
