@@ -34,7 +34,7 @@ pub fn new(how: ProgressArg, label: &str, total: Option<u64>, unit: &str) -> Pro
     };
     let template = match total {
         Some(_) => format!("{label} [{{bar:30}}] {{pos}}/{{len}} {unit} {{elapsed}}, {{eta}} left"),
-        None => format!("{label}: {{pos}} {unit} in {{elapsed}} ({{per_sec}})"),
+        None => format!("{label}: {{pos}} {unit} in {{elapsed}}"),
     };
     let bar = match total {
         Some(n) => ProgressBar::with_draw_target(Some(n), target),
