@@ -4,6 +4,8 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+use crate::progress::ProgressArg;
+
 /// Fair re-ranking by Probabilistic Permutation Graph (PPG) search.
 #[derive(Debug, Parser)]
 #[command(name = "ppg", version, about, long_about = None)]
@@ -99,16 +101,36 @@ pub enum Format {
 
 const RERANK_HELP: &str = "\
 INPUT FORMAT
-  Tab-separated, first line a header. Columns are found by name, in any order; other
-  columns are ignored:
-    qid     query id (rows of a query need not be contiguous)
+  Tab-separated, first line a header (a UTF-8 byte-order mark before it is accepted).
+  Columns are found by name, in any order; other columns are ignored:
+    qid     query id; the rows of a query are contiguous (a query whose rows are
+            interrupted by another query's is refused as split, naming both parts' lines)
     item    item id, unique within its query
     score   the ranker's score, a number; the input ranking of a query is its rows by
             score, descending (ties: the later row first)
     group   fairness group name (two at most for DTR, 16 for EEL)
     label   optional relevance label (non-negative number)
   The utility the fairness metrics use is `label` when the column exists, `score`
-  otherwise (--utility overrides). DTR and NDCG need non-negative utilities.
+  otherwise (--utility overrides). Every metric needs non-negative utilities; NDCG
+  (--metric ndcg-mix) needs utilities below 1024, as its gain 2^u - 1 must be finite.
+  Fields are trimmed and blank lines skipped. Refused with file:line (exit 2): a row
+  with fewer or more fields than the header, an empty qid or item, a NUL byte in a
+  field, text that is not UTF-8, a score or label that is not a finite number.
+  A query of one item is passed through unchanged (counted as skipped).
+
+INPUT AND OUTPUT
+  The input is read and written query by query: memory stays flat whatever the number
+  of queries. `-` is stdin (input) or stdout (-o -); a name ending in .gz is read or
+  written gzip-compressed. An output file appears whole or not at all (written beside
+  its name and renamed; no temporary file survives a failure), and is never the input
+  (refused, exit 2). A summary line ends the run on stderr: queries, items, skipped,
+  seconds.
+
+MEMORY
+  --memory is the budget of the whole process: each query's engine takes its bytes
+  from it while the query runs, threads wait when it is spent, and a query whose
+  engine alone exceeds it is refused with the figure (default: a quarter of physical
+  memory).
 
 OUTPUT FORMAT
   Tab-separated with header `qid session rank item`: for every query (in input order),
@@ -121,7 +143,7 @@ RECIPE
   --reference-run is exactly the paper's recipe (the input is not scored).
 
   Queries run in parallel (--threads); each query's seed is derived from --seed and its
-  index, so the output is the same whatever the thread count.
+  index, so the output is the same whatever the thread count. Output is in input order.
 
 EXIT STATUS
   0 success, 2 bad input or usage (the message names file and line; no output file is
@@ -130,9 +152,11 @@ EXIT STATUS
 #[derive(Debug, Args)]
 #[command(after_long_help = RERANK_HELP)]
 pub struct RerankArgs {
-    /// Ranked lists, tab-separated (see --help for the format).
+    /// Ranked lists, tab-separated (see --help for the format); `-` is stdin, `.gz` is
+    /// decompressed.
     pub input: PathBuf,
-    /// Write the re-ranked lists here instead of stdout (atomically: whole or not at all).
+    /// Write the re-ranked lists here instead of stdout (atomically: whole or not at all;
+    /// `.gz` is compressed).
     #[arg(short, long)]
     pub output: Option<PathBuf>,
     /// What to minimise.
@@ -195,6 +219,13 @@ pub struct RerankArgs {
     /// Worker threads (0: one per core).
     #[arg(long, default_value_t = 0)]
     pub threads: usize,
+    /// Memory budget of the process (e.g. 512M, 4G) [default: a quarter of physical
+    /// memory].
+    #[arg(long, value_parser = crate::budget::parse_size)]
+    pub memory: Option<u64>,
+    /// Progress on stderr.
+    #[arg(long, value_enum, default_value_t = ProgressArg::Auto)]
+    pub progress: ProgressArg,
     /// Print each query's cost before and after on stderr.
     #[arg(short, long)]
     pub verbose: bool,

@@ -1,82 +1,11 @@
-//! The two input formats: ranked lists to re-rank, and the protocol's evaluation data.
+//! The protocol's evaluation data (`ppg reproduce --data`); the input of `ppg rerank` is
+//! `ppg_cli::rerank_input`.
 
 use std::collections::HashMap;
 use std::path::Path;
 
 use crate::error::{CliError, Result};
 use crate::tsv::{GroupIds, Tsv};
-
-/// One query of a `rerank` input, its rows in file order.
-pub struct RerankQuery {
-    pub qid: String,
-    pub items: Vec<String>,
-    pub score: Vec<f64>,
-    pub group: Vec<u8>,
-    pub label: Option<Vec<f64>>,
-    /// The 1-based line of each row.
-    pub lines: Vec<usize>,
-}
-
-/// A `rerank` input: queries in order of first appearance.
-pub struct RerankInput {
-    pub path: String,
-    pub queries: Vec<RerankQuery>,
-}
-
-/// Reads the columns `qid item score group [label]` (found by header name, in any order;
-/// other columns are ignored). Rows of a query need not be contiguous. `max_groups` is 2
-/// for DTR.
-pub fn read_rerank(path: &Path, max_groups: usize, why: &'static str) -> Result<RerankInput> {
-    let tsv = Tsv::read(path)?;
-    let qid = tsv.column("qid")?;
-    let item = tsv.column("item")?;
-    let score = tsv.column("score")?;
-    let group = tsv.column("group")?;
-    let label = tsv.optional_column("label");
-    let mut groups = GroupIds::new(max_groups, why);
-    let mut queries: Vec<RerankQuery> = Vec::new();
-    let mut index: HashMap<String, usize> = HashMap::new();
-    let mut items_seen: Vec<HashMap<String, usize>> = Vec::new();
-    for row in &tsv.rows {
-        let q = tsv.field(row, qid)?;
-        let it = tsv.field(row, item)?;
-        let s = tsv.number(row, score)?;
-        let g = groups.id(tsv.field(row, group)?, &tsv.path, row.line)?;
-        let l = label.map(|c| tsv.number(row, c)).transpose()?;
-        let k = *index.entry(q.to_owned()).or_insert_with(|| {
-            queries.push(RerankQuery {
-                qid: q.to_owned(),
-                items: Vec::new(),
-                score: Vec::new(),
-                group: Vec::new(),
-                label: label.map(|_| Vec::new()),
-                lines: Vec::new(),
-            });
-            items_seen.push(HashMap::new());
-            queries.len() - 1
-        });
-        if let Some(first) = items_seen[k].insert(it.to_owned(), row.line) {
-            return Err(CliError::input(
-                &tsv.path,
-                row.line,
-                format!("item \"{it}\" appears twice in query \"{q}\" (first at line {first})"),
-            ));
-        }
-        let query = &mut queries[k];
-        query.items.push(it.to_owned());
-        query.score.push(s);
-        query.group.push(g);
-        if let (Some(labels), Some(l)) = (query.label.as_mut(), l) {
-            labels.push(l);
-        }
-        query.lines.push(row.line);
-    }
-    check_lengths(&tsv.path, queries.iter().map(|q| (&q.qid, &q.lines)))?;
-    Ok(RerankInput {
-        path: tsv.path,
-        queries,
-    })
-}
 
 /// One query of the protocol's data (`qid group label ltr_grade`), rows in file order.
 #[derive(Debug, Clone, PartialEq)]

@@ -6,6 +6,8 @@
 //! - [`optimise`]: one query through PPG or Plackett-Luce, and the protocol's starting
 //!   ranking;
 //! - [`seed`]: seeds of sub-tasks, independent of which thread runs them;
+//! - [`rerank_input`]: the input of `ppg rerank`, read one query at a time (and from
+//!   bytes, for the fuzz target);
 //! - [`rerank_query`]: one query of `ppg rerank`, shared with the Python package;
 //! - [`foe`]: Fairness of Exposure (Singh & Joachims, KDD 2018) in its hard and soft
 //!   variants, the DTR baseline of the paper's Tables 1 and 2;
@@ -18,5 +20,6 @@ pub mod bound;
 pub mod cost;
 pub mod foe;
 pub mod optimise;
+pub mod rerank_input;
 pub mod rerank_query;
 pub mod seed;

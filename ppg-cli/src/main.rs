@@ -11,16 +11,19 @@
 //! - `cli`: the arguments (clap derive), and `main` dispatches on them: `ppg rerank`
 //!   to `rerank`, `ppg reproduce` to `single` (one data set) or, with `--all`, to
 //!   `report` (both TREC sets). Dispatch happens here and nowhere else.
-//! - Input: `tsv` reads tab-separated files with a header; `data` builds the two
-//!   formats on it (ranked lists to re-rank, the protocol's evaluation data); `builtin`
+//! - Input: `streams` opens files, `-` and `.gz` (in and out); the library's
+//!   `rerank_input` reads `ppg rerank`'s input query by query; `tsv` reads the protocol's
+//!   tab-separated files with a header and `data` builds its evaluation data; `builtin`
 //!   generates the small data set used without `--data`.
 //! - Optimising, in the library crate (`ppg_cli`): `cost` turns `ppg_core::objective` into
 //!   the costs the optimisers minimise and the metrics the evaluation reports; `optimise`
 //!   runs one query through PPG or Plackett-Luce; `rerank_query` is one query of
-//!   `ppg rerank`, shared with the Python package. Here, `methods` names each row of the tables (PPG, PL, FOE from the
-//!   library crate, baselines) and how it turns a query into rankings.
+//!   `ppg rerank`, shared with the Python package. Here, `methods` names each row of the
+//!   tables (PPG, PL, FOE and the bound from the library crate, baselines) and how it turns
+//!   a query into rankings; `floor` checks that no row is below the bound.
 //! - Running many: `seed` (library) derives per-task seeds so that results do not depend on
-//!   threads; `parallel` spreads tasks over threads and returns them in task order.
+//!   threads; `threads` builds the rayon pool; `budget` shares one memory budget between
+//!   the engines in flight; `progress` reports on a terminal or in logs (indicatif).
 //! - The protocol: `reproduce` holds an experiment, its cells and the grid of cells;
 //!   `table` prints cells (paper-style table or JSON); `published` lists the paper's
 //!   numbers; `plot` draws the session sweep as SVG.
@@ -29,9 +32,10 @@
 //!   figures through `output`, which writes files whole or not at all.
 //!
 //! Data flow of `ppg reproduce`: protocol file -> `data` -> `reproduce` (per cell,
-//! tasks through `parallel` into `methods` -> `optimise` -> `cost`) -> `table`
+//! tasks on the rayon pool into `methods` -> `optimise` -> `cost`) -> `table`
 //! or `report`.
 
+mod budget;
 mod builtin;
 mod cli;
 mod data;
@@ -39,14 +43,16 @@ mod error;
 mod floor;
 mod methods;
 mod output;
-mod parallel;
 mod plot;
+mod progress;
 mod published;
 mod report;
 mod reproduce;
 mod rerank;
 mod single;
+mod streams;
 mod table;
+mod threads;
 mod tsv;
 
 use std::process::ExitCode;

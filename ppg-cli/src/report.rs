@@ -261,7 +261,7 @@ fn markdown(args: &ReproduceArgs, methods: &[Method], sections: &[Section]) -> S
          alone, one run).\n",
         args.sessions,
         args.runs,
-        crate::parallel::threads(args.threads)
+        crate::threads::count(args.threads)
     );
     let _ = writeln!(
         w,

@@ -8,14 +8,16 @@ use std::time::Instant;
 use ppg_core::objective::RankStart;
 use ppg_core::{Dims, PlConfig, PlackettLuce, Ppg, TrainConfig};
 
-use ppg_cli::cost::{evaluate, Metric, Tables};
+use ppg_cli::cost::{evaluate, Eval, Metric, Tables};
 use ppg_cli::seed;
+use rayon::prelude::*;
 
 use crate::cli::{DataUtility, FairnessArg, ReproduceArgs};
 use crate::data::Query;
 use crate::error::{CliError, Result};
 use crate::methods::{self, default_methods, Engines, Kind, Method, Setup};
-use crate::parallel::{self, Progress};
+use crate::progress::{self, ProgressArg};
+use crate::threads;
 
 /// One cell of a table: a method on one metric, utility and session count.
 #[derive(Debug, Clone)]
@@ -72,7 +74,7 @@ impl Experiment {
             name,
             tables: Tables::new(longest, RankStart::One),
             queries,
-            threads: parallel::threads(args.threads),
+            threads: threads::count(args.threads),
             seed: args.seed,
             lr: args.lr,
             pl_lr: args.pl_lr,
@@ -160,68 +162,81 @@ impl Experiment {
             utility.name(),
             sessions
         );
-        let progress = Progress::new(&label, count, 2000);
-        let evals = parallel::map(&order, self.threads, progress.as_ref(), |tasks| {
-            let fail = |e: ppg_core::Error| (0, CliError::Failed(format!("engine: {e}")));
-            let mut ppg_mem = vec![
-                0u8;
-                if method.needs_ppg() {
-                    Ppg::bytes(dims)
-                } else {
-                    0
-                }
-            ];
-            let mut pl_mem = vec![
-                0u8;
-                if method.needs_pl() {
-                    PlackettLuce::bytes(dims)
-                } else {
-                    0
-                }
-            ];
+        let pool = threads::pool(self.threads)?;
+        let bar = if count >= 2000 {
+            progress::new(ProgressArg::Auto, &label, Some(count as u64), "tasks")
+        } else {
+            indicatif::ProgressBar::hidden()
+        };
+        let bytes = |needed: bool, b: usize| if needed { b } else { 0 };
+        let ppg_bytes = bytes(method.needs_ppg(), Ppg::bytes(dims));
+        let pl_bytes = bytes(method.needs_pl(), PlackettLuce::bytes(dims));
+        // One task: run t / |valid| on query valid[t % |valid|], its seed derived from
+        // both, on engines laid out in this worker's memory.
+        let task = |mem: &mut (Vec<u8>, Vec<u8>), t: usize| -> Result<(Eval, bool)> {
+            let (run, k) = (t / valid.len(), valid[t % valid.len()]);
+            let q = &self.queries[k];
+            let fail =
+                |msg: String| CliError::Failed(format!("{} on query {k}: {msg}", method.name));
+            let engine = |e: ppg_core::Error| CliError::Failed(format!("engine: {e}"));
+            let (ppg_mem, pl_mem) = mem;
             let mut engines = Engines {
                 ppg: if method.needs_ppg() {
-                    Some(Ppg::new(&mut ppg_mem, dims, 0).map_err(fail)?)
+                    Some(Ppg::new(ppg_mem, dims, 0).map_err(engine)?)
                 } else {
                     None
                 },
                 pl: if method.needs_pl() {
-                    Some(PlackettLuce::new(&mut pl_mem, dims, 0).map_err(fail)?)
+                    Some(PlackettLuce::new(pl_mem, dims, 0).map_err(engine)?)
                 } else {
                     None
                 },
             };
-            let mut out = Vec::new();
-            while let Some(t) = tasks.next() {
-                let (run, k) = (t / valid.len(), valid[t % valid.len()]);
-                let q = &self.queries[k];
+            let (eval, exact) = if method.kind == Kind::Bound {
+                let (eval, _, exact) =
+                    methods::bound(metric, q, sessions, &self.tables).map_err(fail)?;
+                (eval, exact)
+            } else {
                 let task_seed = seed::derive(self.seed, &[run as u64, k as u64]);
-                let fail = |msg: String| {
-                    (
-                        t,
-                        CliError::Failed(format!("{} on query {k}: {msg}", method.name)),
-                    )
-                };
-                let (eval, exact) = if method.kind == Kind::Bound {
-                    let (eval, _, exact) =
-                        methods::bound(metric, q, sessions, &self.tables).map_err(fail)?;
-                    (eval, exact)
-                } else {
-                    let ranking =
-                        methods::run(method, &setup, q, task_seed, &mut engines).map_err(fail)?;
-                    let eval =
-                        evaluate(metric, &q.label, &q.group, &ranking, sessions, &self.tables)
-                            .map_err(|e| fail(e.to_string()))?;
-                    (eval, true)
-                };
-                out.push((t, (eval, exact)));
-                tasks.done();
-            }
-            Ok(out)
+                let ranking =
+                    methods::run(method, &setup, q, task_seed, &mut engines).map_err(fail)?;
+                let eval = evaluate(metric, &q.label, &q.group, &ranking, sessions, &self.tables)
+                    .map_err(|e| fail(e.to_string()))?;
+                (eval, true)
+            };
+            bar.inc(1);
+            Ok((eval, exact))
+        };
+        let outcomes: Vec<(usize, Result<(Eval, bool)>)> = pool.install(|| {
+            order
+                .par_iter()
+                .with_max_len(1)
+                .map_init(
+                    || (vec![0u8; ppg_bytes], vec![0u8; pl_bytes]),
+                    |mem, &t| (t, task(mem, t)),
+                )
+                .collect()
         });
-        if let Some(p) = &progress {
-            p.finish();
+        bar.finish_and_clear();
+        // Results by task index, whatever thread ran them; the first error in task order.
+        let mut slots: Vec<Option<(Eval, bool)>> = (0..count).map(|_| None).collect();
+        let mut first_error: Option<(usize, CliError)> = None;
+        for (t, outcome) in outcomes {
+            match outcome {
+                Ok(e) => slots[t] = Some(e),
+                Err(e) if first_error.as_ref().is_none_or(|(j, _)| t < *j) => {
+                    first_error = Some((t, e))
+                }
+                Err(_) => {}
+            }
         }
+        let evals: Result<Vec<(Eval, bool)>> = match first_error {
+            Some((_, e)) => Err(e),
+            None => Ok(slots
+                .into_iter()
+                .map(|s| s.expect("every task ran"))
+                .collect()),
+        };
         let evals = evals?;
         // Mean over queries within a run, then over runs (equal weights either way, as
         // every run covers the same queries).

@@ -1,26 +1,55 @@
-//! `ppg rerank`: every query of a TSV through PPG, in parallel, output in input order.
+//! `ppg rerank`, streamed: a reader thread reads queries into batches of a bounded
+//! window, a rayon pool re-ranks each batch, and the main thread writes its results in
+//! input order; memory is the window plus the engines, whatever the number of queries.
+//! Each query's engine is laid out for that query and takes its bytes from the process's
+//! one memory budget ([`Budget`]).
 
 use std::io::Write;
+use std::sync::mpsc;
+use std::time::Instant;
 
 use ppg_core::objective::RankStart;
 use ppg_core::{Dims, Ppg, SamplerMode, TrainConfig};
+use rayon::prelude::*;
 
+use crate::budget::{self, Budget};
 use crate::cli::{
     FairnessArg, GradientArg, MetricArg, RankStartArg, RerankArgs, SamplerArg, UtilityArg,
 };
+use crate::error::{CliError, Result};
+use crate::progress;
+use crate::streams::{self, Output};
+use crate::threads;
 use ppg_cli::cost::{CostSpec, Metric, Tables};
 use ppg_cli::optimise::{PpgRecipe, INITIAL_WEIGHT};
+use ppg_cli::rerank_input::{InputError, Query, Reader};
 use ppg_cli::rerank_query::{self, Reranked};
 
-use crate::data::{read_rerank, RerankInput, RerankQuery};
-use crate::error::{CliError, Result};
-use crate::output::AtomicFile;
-use crate::parallel::{self, Progress};
+/// Queries in flight per thread: enough that the threads of a batch rarely wait for one
+/// long query at its end, few enough that memory stays flat.
+const WINDOW_PER_THREAD: usize = 64;
 
-/// Memory one worker's engine may take.
-const MAX_ENGINE_BYTES: usize = 2 << 30;
+/// One query read and checked, with its index in the input.
+struct Task {
+    index: usize,
+    query: Query,
+    utility: Vec<f64>,
+    /// The bytes of its engine.
+    engine_bytes: u64,
+}
+
+/// What the reader thread needs to check a query before it is queued.
+struct Checks<'a> {
+    path: &'a str,
+    spec: &'a CostSpec,
+    use_label: bool,
+    sessions: usize,
+    batch: usize,
+    memory: u64,
+}
 
 pub fn run(args: &RerankArgs) -> Result<()> {
+    let started = Instant::now();
     let spec = cost_spec(args)?;
     let recipe = recipe(args)?;
     let (max_groups, why) = match spec.metric {
@@ -30,165 +59,238 @@ pub fn run(args: &RerankArgs) -> Result<()> {
             "EEL takes at most 16 groups",
         ),
     };
-    let input = read_rerank(&args.input, max_groups, why)?;
-    let use_label = match args.utility {
-        Some(UtilityArg::Label) => {
-            if input.queries[0].label.is_none() {
-                return Err(CliError::input(
-                    &input.path,
-                    1,
-                    "--utility label but there is no \"label\" column",
-                ));
-            }
-            true
-        }
-        Some(UtilityArg::Score) => false,
-        None => input.queries[0].label.is_some(),
-    };
-    let utility = |q: &'_ RerankQuery| -> Vec<f64> {
-        match (&q.label, use_label) {
-            (Some(l), true) => l.clone(),
-            _ => q.score.clone(),
-        }
-    };
-    if spec.metric == Metric::Dtr || spec.ndcg.is_some() {
-        check_non_negative(&input, use_label)?;
+    if let Some(out) = &args.output {
+        streams::refuse_same_file(&args.input, out)?;
     }
+    let path = if streams::is_std(&args.input) {
+        "stdin".to_owned()
+    } else {
+        args.input.display().to_string()
+    };
+    let located = |e: InputError| CliError::input(&path, e.line, e.message);
+    let mut reader =
+        Reader::new(streams::open_input(&args.input)?, max_groups, why).map_err(located)?;
+    let use_label = match args.utility {
+        Some(UtilityArg::Label) if !reader.has_label() => {
+            return Err(CliError::input(
+                &path,
+                1,
+                "--utility label but there is no \"label\" column",
+            ));
+        }
+        Some(UtilityArg::Label) => true,
+        Some(UtilityArg::Score) => false,
+        None => reader.has_label(),
+    };
+    let memory = args.memory.unwrap_or_else(budget::default_bytes);
+    let checks = Checks {
+        path: &path,
+        spec: &spec,
+        use_label,
+        sessions: args.sessions,
+        batch: recipe.train.batch,
+        memory,
+    };
     let start = match args.rank_start {
         RankStartArg::One => RankStart::One,
         RankStartArg::Zero => RankStart::Zero,
     };
-    let longest = input
-        .queries
-        .iter()
-        .map(|q| q.items.len())
-        .max()
-        .unwrap_or(1);
-    let tables = Tables::new(longest, start);
-    let dims = Dims::new(longest, args.sessions, recipe.train.batch);
-    // The engine holds n^2 / 2 weights per session, several times over: refuse up front
-    // what would exhaust memory rather than abort mid-run.
-    let bytes = Ppg::bytes(dims);
-    if bytes > MAX_ENGINE_BYTES {
-        return Err(CliError::Usage(format!(
-            "the longest query has {longest} items: with {} sessions and batch {} one PPG \
-             engine needs {} MiB (limit {} MiB); split the list or use fewer sessions",
-            args.sessions,
-            recipe.train.batch,
-            bytes >> 20,
-            MAX_ENGINE_BYTES >> 20
-        )));
-    }
-    let order: Vec<usize> = longest_first(&input.queries);
-    let progress = Progress::new("rerank", input.queries.len(), 200);
-    let results = parallel::map(
-        &order,
-        parallel::threads(args.threads),
-        progress.as_ref(),
-        |tasks| {
-            let mut mem = vec![0u8; Ppg::bytes(dims)];
-            let mut engine =
-                Ppg::new(&mut mem, dims, args.seed).map_err(|e| (0, failed("engine", &e)))?;
-            let mut out = Vec::new();
-            while let Some(k) = tasks.next() {
-                let q = &input.queries[k];
-                let outcome = rerank_query::rerank(
-                    &mut engine,
-                    rerank_query::query_seed(args.seed, k),
-                    &q.score,
-                    &utility(q),
-                    &q.group,
-                    &spec,
-                    &recipe,
-                    args.sessions,
-                    &tables,
-                )
-                .map_err(|e| (k, failed(&format!("query \"{}\"", q.qid), &e)))?;
-                out.push((k, outcome));
-                tasks.done();
+    // Tables for the longest list the engine takes: a query reads its first n entries,
+    // so results do not depend on which other queries the file holds.
+    let tables = Tables::new(ppg_core::MAX_ITEMS, start);
+    let threads = threads::count(args.threads);
+    let pool = threads::pool(threads)?;
+    let budget = Budget::new(memory);
+    let mut out = Output::create(args.output.as_deref())?;
+    writeln!(out.writer(), "qid\tsession\trank\titem").map_err(|e| out.failed(e))?;
+    let bar = progress::new(args.progress, "rerank", None, "queries");
+    let (mut queries, mut items, mut skipped) = (0usize, 0usize, 0usize);
+    let window = WINDOW_PER_THREAD * threads;
+    std::thread::scope(|scope| -> Result<()> {
+        // Two batches queued at most: the reader reads ahead while the pool works.
+        let (tx, rx) = mpsc::sync_channel::<Result<Vec<Task>>>(1);
+        let checks = &checks;
+        scope.spawn(move || read_batches(&mut reader, checks, window, tx));
+        for batch in rx {
+            let batch = batch?;
+            let results: Vec<Result<Reranked>> = pool.install(|| {
+                batch
+                    .par_iter()
+                    .with_max_len(1)
+                    .map(|task| rerank_one(task, args, &spec, &recipe, &tables, &budget))
+                    .collect()
+            });
+            for (task, result) in batch.iter().zip(results) {
+                let r = result?;
+                let q = &task.query;
+                if args.verbose {
+                    eprintln!("query {}: cost {:.6} -> {:.6}", q.qid, r.before, r.after);
+                }
+                write_query(out.writer(), q, &r, args.sessions).map_err(|e| out.failed(e))?;
+                queries += 1;
+                items += q.len();
+                skipped += usize::from(q.len() == 1);
             }
-            Ok(out)
-        },
+            bar.inc(batch.len() as u64);
+        }
+        Ok(())
+    })?;
+    bar.finish_and_clear();
+    out.finish()?;
+    eprintln!(
+        "ppg rerank: {}, {}, {} skipped (one item, passed through), {:.1} s",
+        budget::count(queries, "query", "queries"),
+        budget::count(items, "item", "items"),
+        skipped,
+        started.elapsed().as_secs_f64()
     );
-    if let Some(p) = &progress {
-        p.finish();
-    }
-    let results = results?;
-    if args.verbose {
-        for (q, r) in input.queries.iter().zip(&results) {
-            eprintln!("query {}: cost {:.6} -> {:.6}", q.qid, r.before, r.after);
-        }
-    }
-    match &args.output {
-        Some(path) => {
-            let mut file = AtomicFile::create(path)?;
-            write_rankings(file.writer(), &input, &results, args.sessions)
-                .map_err(|e| CliError::Failed(format!("cannot write {}: {e}", path.display())))?;
-            file.commit()
-        }
-        None => {
-            let stdout = std::io::stdout();
-            let mut lock = std::io::BufWriter::new(stdout.lock());
-            write_rankings(&mut lock, &input, &results, args.sessions)
-                .and_then(|()| lock.flush())
-                .map_err(|e| CliError::Failed(format!("cannot write to stdout: {e}")))
-        }
-    }
-}
-
-fn failed(what: &str, e: &ppg_core::Error) -> CliError {
-    CliError::Failed(format!("{what}: {e}"))
-}
-
-/// Task order: the longest queries first, so that no thread is left with one long query
-/// at the end.
-fn longest_first(queries: &[RerankQuery]) -> Vec<usize> {
-    let mut order: Vec<usize> = (0..queries.len()).collect();
-    order.sort_by_key(|&k| std::cmp::Reverse(queries[k].items.len()));
-    order
-}
-
-fn write_rankings(
-    w: &mut impl Write,
-    input: &RerankInput,
-    results: &[Reranked],
-    sessions: usize,
-) -> std::io::Result<()> {
-    writeln!(w, "qid\tsession\trank\titem")?;
-    for (q, r) in input.queries.iter().zip(results) {
-        let n = q.items.len();
-        for s in 0..sessions {
-            for (rank, &item) in r.rankings[s * n..(s + 1) * n].iter().enumerate() {
-                writeln!(
-                    w,
-                    "{}\t{}\t{}\t{}",
-                    q.qid,
-                    s + 1,
-                    rank + 1,
-                    q.items[usize::from(item)]
-                )?;
-            }
-        }
-    }
     Ok(())
 }
 
-fn check_non_negative(input: &RerankInput, use_label: bool) -> Result<()> {
-    for q in &input.queries {
-        let (values, name) = match (&q.label, use_label) {
-            (Some(l), true) => (l, "label"),
-            _ => (&q.score, "score"),
-        };
-        if let Some(k) = values.iter().position(|&v| v < 0.0) {
+/// Reads queries, checks each, and sends them in batches of `window`; stops at the first
+/// error, which it sends after the batches before it.
+fn read_batches<R: std::io::Read>(
+    reader: &mut Reader<R>,
+    checks: &Checks,
+    window: usize,
+    tx: mpsc::SyncSender<Result<Vec<Task>>>,
+) {
+    let mut batch = Vec::with_capacity(window);
+    let mut index = 0;
+    loop {
+        let next = reader
+            .next_query()
+            .map_err(|e| CliError::input(checks.path, e.line, e.message))
+            .and_then(|q| q.map(|q| task(checks, index, q)).transpose());
+        match next {
+            Ok(Some(t)) => {
+                index += 1;
+                batch.push(t);
+                if batch.len() == window && tx.send(Ok(std::mem::take(&mut batch))).is_err() {
+                    return;
+                }
+            }
+            Ok(None) => {
+                if !batch.is_empty() {
+                    let _ = tx.send(Ok(batch));
+                }
+                return;
+            }
+            Err(e) => {
+                if !batch.is_empty() && tx.send(Ok(std::mem::take(&mut batch))).is_err() {
+                    return;
+                }
+                let _ = tx.send(Err(e));
+                return;
+            }
+        }
+    }
+}
+
+/// A query's utility, checked against the metric, and its engine's size, checked against
+/// the memory budget.
+fn task(c: &Checks, index: usize, mut query: Query) -> Result<Task> {
+    let (utility, name) = match (query.label.take(), c.use_label) {
+        (Some(l), true) => (l, "label"),
+        _ => (query.score.clone(), "score"),
+    };
+    for (&u, &line) in utility.iter().zip(&query.lines) {
+        if u < 0.0 {
             return Err(CliError::input(
-                &input.path,
-                q.lines[k],
+                c.path,
+                line,
                 format!(
-                    "{name} {} is negative: DTR and NDCG need non-negative utilities \
-                     (use --utility or shift the scores)",
-                    values[k]
+                    "{name} {u} is negative: the fairness metrics and NDCG need non-negative \
+                     utilities (use --utility or shift the scores)"
                 ),
             ));
+        }
+        // NDCG's gain is 2^u - 1: refuse what it cannot hold, as the engine would.
+        if c.spec.ndcg.is_some() && !(u.exp2() - 1.0).is_finite() {
+            return Err(CliError::input(
+                c.path,
+                line,
+                format!(
+                    "{name} {u} is too large for NDCG: its gain 2^{name} - 1 overflows \
+                     (at most 1023.99)"
+                ),
+            ));
+        }
+    }
+    let engine_bytes = Ppg::bytes(Dims::new(query.len(), c.sessions, c.batch)) as u64;
+    if engine_bytes > c.memory {
+        return Err(CliError::input(
+            c.path,
+            query.lines[0],
+            format!(
+                "query \"{}\" has {}: with {} and batch {} its PPG engine needs {} MiB, \
+                 more than the memory budget of {} MiB (--memory); split the list or use \
+                 fewer sessions",
+                query.qid,
+                budget::count(query.len(), "item", "items"),
+                budget::count(c.sessions, "session", "sessions"),
+                c.batch,
+                engine_bytes.div_ceil(1 << 20),
+                c.memory >> 20
+            ),
+        ));
+    }
+    Ok(Task {
+        index,
+        query,
+        utility,
+        engine_bytes,
+    })
+}
+
+/// Re-ranks one query on an engine laid out for it; a query of one item is passed through.
+fn rerank_one(
+    task: &Task,
+    args: &RerankArgs,
+    spec: &CostSpec,
+    recipe: &PpgRecipe,
+    tables: &Tables,
+    budget: &Budget,
+) -> Result<Reranked> {
+    let q = &task.query;
+    if q.len() == 1 {
+        return Ok(Reranked {
+            rankings: vec![0; args.sessions],
+            before: 0.0,
+            after: 0.0,
+        });
+    }
+    let failed = |what: &str, e: ppg_core::Error| CliError::Failed(format!("{what}: {e}"));
+    let _permit = budget.take(task.engine_bytes);
+    let dims = Dims::new(q.len(), args.sessions, recipe.train.batch);
+    let mut mem = vec![0u8; Ppg::bytes(dims)];
+    let mut engine = Ppg::new(&mut mem, dims, args.seed).map_err(|e| failed("engine", e))?;
+    rerank_query::rerank(
+        &mut engine,
+        rerank_query::query_seed(args.seed, task.index),
+        &q.score,
+        &task.utility,
+        &q.group,
+        spec,
+        recipe,
+        args.sessions,
+        tables,
+    )
+    .map_err(|e| failed(&format!("query \"{}\"", q.qid), e))
+}
+
+fn write_query(w: &mut dyn Write, q: &Query, r: &Reranked, sessions: usize) -> std::io::Result<()> {
+    let n = q.len();
+    for s in 0..sessions {
+        for (rank, &item) in r.rankings[s * n..(s + 1) * n].iter().enumerate() {
+            writeln!(
+                w,
+                "{}\t{}\t{}\t{}",
+                q.qid,
+                s + 1,
+                rank + 1,
+                q.items[usize::from(item)]
+            )?;
         }
     }
     Ok(())
