@@ -4,6 +4,7 @@
 #![deny(missing_docs)]
 
 mod arena;
+mod batch;
 mod dims;
 mod engine;
 mod error;
