@@ -1,6 +1,7 @@
 //! Instruction-count probe for the sampler and the trainer, for use under
 //! `valgrind --tool=cachegrind --branch-sim=yes`: unlike wall time, the counts do not move
-//! with the machine's load. `probe_sample train` profiles training runs instead of samples.
+//! with the machine's load. `probe_sample train` profiles training runs instead of samples,
+//! `probe_sample batch` the same samples drawn in batches of 16.
 
 #[path = "../benches/common/query.rs"]
 mod query;
@@ -22,6 +23,13 @@ fn main() {
             epochs += ppg.train(&mut eel, &TrainConfig::default()).unwrap().epochs;
         }
         println!("200 training runs, {epochs} epochs");
+    } else if std::env::args().nth(1).as_deref() == Some("batch") {
+        let mut total = 0.0;
+        for _ in 0..100_000 / 16 {
+            ppg.sample_batch(16, SamplerMode::Uncorrected).unwrap();
+            total += ppg.batch_log_probs().iter().sum::<f64>();
+        }
+        println!("100000 samples, mean log-probability {}", total / 100_000.0);
     } else {
         let mut out = vec![0u16; items * sessions];
         let mut total = 0.0;

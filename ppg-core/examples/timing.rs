@@ -1,8 +1,9 @@
 //! Wall time for A/B comparisons on a noisy machine: the least mean time over 15 rounds of
-//! 200,000 samples of 4 x 20 (no argument) or of 300 training runs with the reference
-//! recipe on the benchmark's EEL query (`train`; `train-dtr` for DTR). On a shared virtual
-//! machine the least round moves less than criterion's mean does; the README's figures still
-//! come from criterion (`cargo bench -p ppg-core --bench engine`).
+//! 200,000 samples of 4 x 20 (no argument), of the same drawn as 12,500 batches of 16
+//! (`batch`, time per sample), or of 300 training runs with the reference recipe on the
+//! benchmark's EEL query (`train`; `train-dtr` for DTR). On a shared virtual machine the
+//! least round moves less than criterion's mean does; the README's figures still come from
+//! criterion (`cargo bench -p ppg-core --bench engine`).
 
 #[path = "../benches/common/query.rs"]
 mod query;
@@ -19,6 +20,7 @@ fn main() {
     ppg.start(items, sessions, 0.5).unwrap();
     let mode = std::env::args().nth(1).unwrap_or_default();
     let train = mode.starts_with("train");
+    let batch = mode == "batch";
     let query = query::Query::new(items);
     let mut eel = query.eel();
     let mut dtr = Dtr::new(&query.utility, &query.groups, &query.exposure).unwrap();
@@ -28,7 +30,11 @@ fn main() {
         &mut eel
     };
     let mut out = vec![0u16; items * sessions];
-    let reps = if train { 300 } else { 200_000 };
+    let (reps, per_rep) = match (train, batch) {
+        (true, _) => (300, 1),
+        (_, true) => (12_500, 16),
+        _ => (200_000, 1),
+    };
     let mut least = f64::MAX;
     for _ in 0..15 {
         let start = Instant::now();
@@ -40,17 +46,21 @@ fn main() {
                     .train(objective, &TrainConfig::default())
                     .unwrap()
                     .best_cost;
+            } else if batch {
+                ppg.sample_batch(16, SamplerMode::Uncorrected).unwrap();
+                total += ppg.batch_log_probs()[15];
             } else {
                 total += ppg.sample(SamplerMode::Uncorrected, &mut out).unwrap();
             }
         }
         std::hint::black_box(total);
-        least = least.min(start.elapsed().as_nanos() as f64 / reps as f64);
+        let per = start.elapsed().as_nanos() as f64 / (reps * per_rep) as f64;
+        least = least.min(per);
     }
-    let what = if train {
-        "training run"
-    } else {
-        "4 x 20 sample"
+    let what = match (train, batch) {
+        (true, _) => "training run",
+        (_, true) => "4 x 20 sample in batches of 16",
+        _ => "4 x 20 sample",
     };
     println!("least mean time per {what}: {least:.0} ns");
 }
