@@ -102,8 +102,8 @@ impl LaneBuffers<'_> {
 /// The log-probability of each lane's sample so far.
 pub(crate) type LaneLog = [LogProb; LANES];
 
-/// Samples one block in every lane, as positions in `b.seg`: its leaves from `tables`, then
-/// the merges of `plan.schedule`.
+/// Samples one block in every lane into `out`: its leaves from `tables`, then the merges of
+/// `plan.schedule`, over positions; the last, the whole block's, writes the items.
 pub(crate) fn draw_block<const TRACK: bool>(
     plan: Plan,
     w: ByPosition,
@@ -111,6 +111,7 @@ pub(crate) fn draw_block<const TRACK: bool>(
     b: &mut LaneBuffers,
     rng: &mut LaneRng,
     log: &mut LaneLog,
+    out: Output,
 ) {
     let LaneBuffers {
         seg,
@@ -139,13 +140,54 @@ pub(crate) fn draw_block<const TRACK: bool>(
         draw_leaf::<TRACK>(seg, span, k, u, tables, log);
     }
     let mut u = u;
-    for &[lo, mid, hi] in plan.schedule {
+    let Some((&[_, top, _], below)) = plan.schedule.split_last() else {
+        // A single leaf.
+        for (p, positions) in seg[..out.reference.len()].iter().enumerate() {
+            for l in 0..out.lanes {
+                out.rankings[l * out.stride + p] = out.reference[usize::from(positions[l])];
+            }
+        }
+        return;
+    };
+    for &[lo, mid, hi] in below {
         let (lo, mid, hi) = (usize::from(lo), usize::from(mid), usize::from(hi));
         let (mine, rest) = u.split_at(mid - lo);
         u = rest;
         merge::<TRACK>(lo, mid, hi, mine, w, seg, counts, log);
-        place(lo, mid, hi, seg, part, counts, before);
+        let part = &mut part[..hi - lo];
+        part.copy_from_slice(&seg[lo..hi]);
+        let seg = &mut seg[lo..hi];
+        place(part, &counts[..mid - lo], before, LANES, |slot, l, p| {
+            seg[slot][l] = p;
+        });
     }
+    // The whole block's merge writes each lane's ranking, as items.
+    let n = out.reference.len();
+    merge::<TRACK>(0, usize::from(top), n, u, w, seg, counts, log);
+    let Output {
+        rankings,
+        stride,
+        lanes,
+        reference,
+    } = out;
+    place(
+        &seg[..n],
+        &counts[..usize::from(top)],
+        before,
+        lanes,
+        |slot, l, p| {
+            rankings[l * stride + slot] = reference[usize::from(p)];
+        },
+    );
+}
+
+/// Where a block's rankings go: lane `l`'s at `rankings[l * stride..][..n]`, as the items of
+/// `reference` (`n` of them), for lanes `0..lanes`.
+pub(crate) struct Output<'o> {
+    pub rankings: &'o mut [u16],
+    pub stride: usize,
+    pub lanes: usize,
+    pub reference: &'o [u16],
 }
 
 /// Orders leaf `k`, `seg[lo..hi]`, in every lane: the search of `leaves::draw`, lane by
@@ -263,27 +305,24 @@ fn merge<const TRACK: bool>(
     }
 }
 
-/// Interleaves a merge's halves by its counts in every lane: top item `t` goes to slot
-/// `t + k_t`, bottom item `i` after the `c_i` top items with `k_t <= i`.
+/// Interleaves a merge's halves, `src` (top then bottom positions), by its counts in every
+/// lane: top item `t` goes to slot `t + k_t`, bottom item `i` to slot `i + c_i`, `c_i` the
+/// top items with `k_t <= i`; `put(slot, lane, position)` writes one. Lanes `lanes..` are
+/// skipped.
 #[inline(always)]
 fn place(
-    lo: usize,
-    mid: usize,
-    hi: usize,
-    seg: &mut [[u16; LANES]],
-    part: &mut [[u16; LANES]],
+    src: &[[u16; LANES]],
     counts: &[[u16; LANES]],
     before: &mut [[u16; LANES]],
+    lanes: usize,
+    mut put: impl FnMut(usize, usize, u16),
 ) {
-    let (nt, nb) = (mid - lo, hi - mid);
-    let part = &mut part[..hi - lo];
-    part.copy_from_slice(&seg[lo..hi]);
-    let counts = &counts[..nt];
+    let (nt, nb) = (counts.len(), src.len() - counts.len());
     let before = &mut before[..nb];
-    // c_i in every lane, a vector compare per top and bottom item for short merges; a
+    before.fill([0; LANES]);
+    // c_i in every lane: a vector compare per top and bottom item for short merges, a
     // count of the top items stopping at each bottom index for long ones.
     if nt * nb <= 64 {
-        before.fill([0; LANES]);
         for k in counts {
             for (i, c) in before.iter_mut().enumerate() {
                 for l in 0..LANES {
@@ -292,7 +331,6 @@ fn place(
             }
         }
     } else {
-        before.fill([0; LANES]);
         for k in counts {
             for l in 0..LANES {
                 if let Some(c) = before.get_mut(usize::from(k[l])) {
@@ -308,15 +346,14 @@ fn place(
             }
         }
     }
-    let seg = &mut seg[lo..hi];
-    for (t, (k, top)) in counts.iter().zip(&part[..nt]).enumerate() {
-        for l in 0..LANES {
-            seg[t + usize::from(k[l])][l] = top[l];
+    for (t, (k, top)) in counts.iter().zip(&src[..nt]).enumerate() {
+        for l in 0..lanes {
+            put(t + usize::from(k[l]), l, top[l]);
         }
     }
-    for (i, (bottom, c)) in part[nt..].iter().zip(before.iter()).enumerate() {
-        for l in 0..LANES {
-            seg[i + usize::from(c[l])][l] = bottom[l];
+    for (i, (bottom, c)) in src[nt..].iter().zip(before.iter()).enumerate() {
+        for l in 0..lanes {
+            put(i + usize::from(c[l]), l, bottom[l]);
         }
     }
 }

@@ -831,16 +831,15 @@ pub(crate) fn sample_uncorrected_batch<const TRACK: bool>(ppg: &mut Ppg, count: 
             };
             let leaves = ppg.leaf_count;
             let tables = ppg.leaf_tables.part(s * leaves..(s + 1) * leaves);
+            let at = first * total + s * n;
+            let out = batch::Output {
+                rankings: &mut ppg.state.batch[at..at + (lanes - 1) * total + n],
+                stride: total,
+                lanes,
+                reference: &ppg.state.reference[s * n..(s + 1) * n],
+            };
             let buffers = &mut ppg.work.lanes;
-            batch::draw_block::<TRACK>(plan, w, &tables, buffers, &mut rng, &mut log);
-            let reference = &ppg.state.reference[s * n..(s + 1) * n];
-            for l in 0..lanes {
-                let at = (first + l) * total + s * n;
-                let ranking = &mut ppg.state.batch[at..at + n];
-                for (slot, position) in ranking.iter_mut().zip(&buffers.seg[..n]) {
-                    *slot = reference[usize::from(position[l])];
-                }
-            }
+            batch::draw_block::<TRACK>(plan, w, &tables, buffers, &mut rng, &mut log, out);
         }
         for (l, log) in log.iter().enumerate().take(lanes) {
             ppg.state.batch_log_prob[first + l] = if TRACK { log.value() } else { 0.0 };
