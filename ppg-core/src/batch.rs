@@ -143,8 +143,8 @@ pub(crate) fn draw_block<const TRACK: bool>(
     let Some((&[_, top, _], below)) = plan.schedule.split_last() else {
         // A single leaf.
         for (p, positions) in seg[..out.reference.len()].iter().enumerate() {
-            for l in 0..out.lanes {
-                out.rankings[l * out.stride + p] = out.reference[usize::from(positions[l])];
+            for (l, &position) in positions[..out.lanes].iter().enumerate() {
+                out.rankings[l * out.stride + p] = out.reference[usize::from(position)];
             }
         }
         return;
