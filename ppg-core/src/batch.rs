@@ -363,6 +363,7 @@ mod tests {
     extern crate std;
 
     use super::*;
+    use crate::engine::sample_uncorrected_batch;
     use crate::{Dims, Ppg, SamplerMode};
     use rand_core::{Rng as _, SeedableRng};
     use rand_xoshiro::Xoshiro256PlusPlus;
@@ -418,6 +419,16 @@ mod tests {
         ppg
     }
 
+    /// `count` rankings drawn side by side, and their log-probabilities (0 without `TRACK`).
+    fn draw<const TRACK: bool>(ppg: &mut Ppg, count: usize) -> (Vec<u16>, Vec<f64>) {
+        sample_uncorrected_batch::<TRACK>(ppg, count);
+        let total = ppg.items() * ppg.sessions();
+        (
+            ppg.state.batch[..count * total].to_vec(),
+            ppg.state.batch_log_prob[..count].to_vec(),
+        )
+    }
+
     /// Every drawn block is a permutation that keeps each forbidden pair in order, and
     /// each ranking's recorded log-probability is the one `Ppg::log_prob` replays; batches
     /// of every size up to two groups, so that partly used groups are covered.
@@ -428,9 +439,7 @@ mod tests {
             let mut mem = Vec::new();
             let mut ppg = engine(&mut mem, n, sessions, &forbidden[..n.min(12) / 4]);
             for count in 1..=16 {
-                let batch = ppg.sample_batch(count, SamplerMode::Uncorrected).unwrap();
-                let batch = batch.to_vec();
-                let logs = ppg.batch_log_probs().to_vec();
+                let (batch, logs) = draw::<true>(&mut ppg, count);
                 for (ranking, &log_p) in batch.chunks_exact(n * sessions).zip(&logs) {
                     for block in ranking.chunks_exact(n) {
                         let mut at = vec![usize::MAX; n];
@@ -492,8 +501,8 @@ mod tests {
             let total = n * sessions;
             let mut batched = Vec::with_capacity(N * total);
             while batched.len() < N * total {
-                let batch = ppg.sample_batch(16, SamplerMode::Uncorrected).unwrap();
-                batched.extend_from_slice(batch);
+                // As training draws them: without log-probabilities.
+                batched.extend_from_slice(&draw::<false>(&mut ppg, 16).0);
             }
             let mut single = vec![0u16; N * total];
             for ranking in single.chunks_exact_mut(total) {

@@ -235,8 +235,10 @@ impl Ppg<'_> {
 
     /// Fills the batch; `TRACK` also records each ranking's log-probability (0 otherwise).
     fn draw_batch<const TRACK: bool>(&mut self, count: usize, mode: SamplerMode) {
-        if mode == SamplerMode::Uncorrected {
-            sample_uncorrected_batch::<TRACK>(self, count);
+        // Training draws side by side; with log-probabilities, lanes cost more than they
+        // save (README, "Speed"), so `sample_batch` draws one ranking at a time.
+        if mode == SamplerMode::Uncorrected && !TRACK {
+            sample_uncorrected_batch::<false>(self, count);
             self.state.pending = count;
             self.state.pending_mode = mode;
             return;
