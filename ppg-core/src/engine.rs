@@ -1,7 +1,6 @@
 //! The PPG engine: a distribution per session block, held in caller memory.
 
 use crate::arena::{region_bytes, Arena};
-use crate::batch::{self, LaneBuffers, LaneRng, LANES};
 use crate::leaves::{self, Tables};
 use crate::pairs::{self, PairBits, Weights};
 use crate::sampler::{self, Draw, LogProb, Replay, SamplerMode, Scratch};
@@ -104,8 +103,6 @@ pub(crate) struct Work<'a> {
     pub uniforms: &'a mut [u32],
     /// The approximate step's two subset-sum tables.
     pub subsets: &'a mut [[[f32; 256]; 2]],
-    /// Buffers of the batched uncorrected draw.
-    pub lanes: LaneBuffers<'a>,
 }
 
 const UNSEEN: u16 = u16::MAX;
@@ -145,14 +142,6 @@ impl<'a> Ppg<'a> {
             region_bytes::<u32>(uncorrected::uniforms_for(n)),
             region_bytes::<[[f32; 256]; 2]>(1),
         ]);
-        let [seg, part, counts, before, uniforms] = LaneBuffers::slots(n);
-        let lanes = sum(&[
-            region_bytes::<[u16; LANES]>(seg),
-            region_bytes::<[u16; LANES]>(part),
-            region_bytes::<[u16; LANES]>(counts),
-            region_bytes::<[u16; LANES]>(before),
-            region_bytes::<[u32; LANES]>(uniforms),
-        ]);
         sum(&[
             state,
             state,
@@ -165,7 +154,6 @@ impl<'a> Ppg<'a> {
             region_bytes::<[u32; leaves::SEARCH]>(leaves),
             region_bytes::<[f64; leaves::OUTCOMES]>(leaves),
             work,
-            lanes,
         ])
     }
 
@@ -233,16 +221,6 @@ impl<'a> Ppg<'a> {
             positions: arena.take(n * dims.batch)?,
             uniforms: arena.take(uncorrected::uniforms_for(n))?,
             subsets: arena.take(1)?,
-            lanes: {
-                let [seg, part, counts, before, uniforms] = LaneBuffers::slots(n);
-                LaneBuffers {
-                    seg: arena.take(seg)?,
-                    part: arena.take(part)?,
-                    counts: arena.take(counts)?,
-                    before: arena.take(before)?,
-                    uniforms: arena.take(uniforms)?,
-                }
-            },
         };
         let rng = Rng::new(seed);
         Ok(Ppg {
@@ -805,45 +783,6 @@ fn sample_uncorrected<const TRACK: bool>(ppg: &mut Ppg, out: &mut [u16]) -> f64 
         log.value()
     } else {
         0.0
-    }
-}
-
-/// Draws `count` uncorrected rankings into the batch, [`LANES`] at a time, each group from
-/// lane generators seeded by the engine's generator; records each ranking's
-/// log-probability when `TRACK` is on (0 otherwise).
-pub(crate) fn sample_uncorrected_batch<const TRACK: bool>(ppg: &mut Ppg, count: usize) {
-    ppg.prepare_uncorrected();
-    let (n, pairs, total) = (ppg.n, ppg.pair_count(), ppg.n * ppg.sessions);
-    for first in (0..count).step_by(LANES) {
-        let lanes = LANES.min(count - first);
-        let mut rng = LaneRng::from_rng(&mut ppg.rng);
-        let mut log = [LogProb::new(); LANES];
-        for s in 0..ppg.sessions {
-            let w = ByPosition {
-                w: &ppg.by_position[s * pairs..(s + 1) * pairs],
-                rows: &ppg.rows[..n],
-            };
-            let plan = Plan {
-                leaves: &ppg.leaf_spans[..ppg.leaf_count],
-                schedule: &ppg.schedule[ppg.small_merges..ppg.merges],
-                runs: &ppg.runs[..ppg.run_count],
-                tops: ppg.tops,
-            };
-            let leaves = ppg.leaf_count;
-            let tables = ppg.leaf_tables.part(s * leaves..(s + 1) * leaves);
-            let at = first * total + s * n;
-            let out = batch::Output {
-                rankings: &mut ppg.state.batch[at..at + (lanes - 1) * total + n],
-                stride: total,
-                lanes,
-                reference: &ppg.state.reference[s * n..(s + 1) * n],
-            };
-            let buffers = &mut ppg.work.lanes;
-            batch::draw_block::<TRACK>(plan, w, &tables, buffers, &mut rng, &mut log, out);
-        }
-        for (l, log) in log.iter().enumerate().take(lanes) {
-            ppg.state.batch_log_prob[first + l] = if TRACK { log.value() } else { 0.0 };
-        }
     }
 }
 

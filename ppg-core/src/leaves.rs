@@ -127,7 +127,7 @@ const ALL_ORDERS: usize = FIRST[MAX_LEAF] + FACTORIAL[MAX_LEAF];
 static ORDERS: [[u16; PADDED]; ALL_ORDERS] = orders_table();
 
 /// Order `i` of a leaf of `m` positions.
-pub(crate) fn order(m: usize, i: usize) -> &'static [u16; PADDED] {
+fn order(m: usize, i: usize) -> &'static [u16; PADDED] {
     &ORDERS[FIRST[m] + i]
 }
 
@@ -304,8 +304,12 @@ pub(crate) fn build(spans: &[[u16; 2]], w: ByPosition, tables: &mut Tables) {
     }
 }
 
-/// Orders leaf `k` of a block at `seg[lo..hi]` with the uniform `u` ([`search`]),
-/// overwriting `seg[hi..lo + PADDED]`.
+/// Orders leaf `k` of a block at `seg[lo..hi]` with the uniform `u`, overwriting
+/// `seg[hi..lo + PADDED]`.
+///
+/// The key is `u` held below `u32::MAX`, so that it is below the last possible order's
+/// bound (`u32::MAX`, standing for `2^32`); `u == u32::MAX` falls in that order's interval,
+/// as it would with the exact bound.
 #[inline(always)]
 pub(crate) fn draw<const TRACK: bool>(
     seg: &mut [u16],
@@ -316,24 +320,7 @@ pub(crate) fn draw<const TRACK: bool>(
     log: &mut LogProb,
 ) {
     let m = usize::from(hi - lo);
-    let i = search(&tables.bounds[k], m, u);
-    let start = usize::from(lo);
-    for (slot, &position) in seg[start..start + PADDED].iter_mut().zip(order(m, i)) {
-        *slot = position + lo;
-    }
-    if TRACK {
-        log.times(tables.probs[k][i]);
-    }
-}
-
-/// The order of a leaf of `m` positions whose interval in `bounds` holds the uniform `u`:
-/// a branch-free binary search.
-///
-/// The key is `u` held below `u32::MAX`, so that it is below the last possible order's
-/// bound (`u32::MAX`, standing for `2^32`); `u == u32::MAX` falls in that order's interval,
-/// as it would with the exact bound.
-#[inline(always)]
-pub(crate) fn search(bounds: &[u32; SEARCH], m: usize, u: u32) -> usize {
+    let bounds = &tables.bounds[k];
     let key = u.min(u32::MAX - 1);
     let mut i = 0;
     let mut step = SEARCH;
@@ -343,7 +330,14 @@ pub(crate) fn search(bounds: &[u32; SEARCH], m: usize, u: u32) -> usize {
     }
     // The key is below the last order's bound, so `i` is an order of the leaf; the bound
     // is for safety.
-    i.min(FACTORIAL[m] - 1)
+    let i = i.min(FACTORIAL[m] - 1);
+    let start = usize::from(lo);
+    for (slot, &position) in seg[start..start + PADDED].iter_mut().zip(order(m, i)) {
+        *slot = position + lo;
+    }
+    if TRACK {
+        log.times(tables.probs[k][i]);
+    }
 }
 
 #[cfg(test)]

@@ -4,7 +4,6 @@
 #![deny(missing_docs)]
 
 mod arena;
-mod batch;
 mod dims;
 mod engine;
 mod error;

@@ -1,6 +1,6 @@
 //! REINFORCE over the PPG weights (Algorithm 3), with best tracking and re-referencing.
 
-use crate::engine::{locate, sample_into, sample_uncorrected_batch, score_into, Ppg};
+use crate::engine::{locate, sample_into, score_into, Ppg};
 use crate::pairs::PairBits;
 use crate::sampler::SamplerMode;
 use crate::{Error, Objective, TrainReport};
@@ -235,14 +235,6 @@ impl Ppg<'_> {
 
     /// Fills the batch; `TRACK` also records each ranking's log-probability (0 otherwise).
     fn draw_batch<const TRACK: bool>(&mut self, count: usize, mode: SamplerMode) {
-        // Training draws side by side; with log-probabilities, lanes cost more than they
-        // save (README, "Speed"), so `sample_batch` draws one ranking at a time.
-        if mode == SamplerMode::Uncorrected && !TRACK {
-            sample_uncorrected_batch::<false>(self, count);
-            self.state.pending = count;
-            self.state.pending_mode = mode;
-            return;
-        }
         let total = self.n * self.sessions;
         let batch = core::mem::take(&mut self.state.batch);
         for b in 0..count {

@@ -70,14 +70,11 @@ const GOLDEN_CORRECTED: [[u16; 16]; 3] = [
     [0, 3, 6, 5, 7, 4, 2, 1, 6, 5, 0, 7, 4, 2, 1, 3],
     [5, 4, 2, 0, 6, 7, 3, 1, 0, 4, 1, 3, 2, 5, 6, 7],
 ];
-// The reference recipe reaches EEL 2.4e-8 at epoch 15 and stops after 20 epochs without a
-// better one. Training draws each epoch's samples 8 at a time, each from its own
-// xoshiro256++ lane stream (`batch.rs`), which moved these values; the two-sample test
-// there shows the batched draws have the one-sample sampler's distribution. The cost bits
-// depend on the order in which EEL sums the exposure (four partial sums).
-const GOLDEN_EPOCHS: (u32, Option<u32>) = (36, Some(15));
+// The reference recipe reaches EEL 1.6e-9 at epoch 37 and runs all 50 epochs. The cost
+// bits depend on the order in which EEL sums the exposure (four partial sums).
+const GOLDEN_EPOCHS: (u32, Option<u32>) = (50, Some(37));
 const GOLDEN_BEST: [u16; 40] = [
-    0, 1, 2, 4, 5, 3, 6, 8, 7, 9, 0, 1, 2, 4, 3, 5, 6, 8, 7, 9, 0, 1, 2, 4, 5, 3, 6, 7, 9, 8, 3, 0,
-    1, 2, 6, 4, 5, 8, 7, 9,
+    0, 1, 2, 4, 3, 6, 7, 9, 5, 8, 0, 1, 2, 4, 5, 8, 3, 6, 7, 9, 0, 3, 6, 1, 2, 4, 5, 7, 9, 8, 0, 1,
+    2, 4, 5, 3, 6, 7, 9, 8,
 ];
-const GOLDEN_COST_BITS: u64 = 4492713085760273633;
+const GOLDEN_COST_BITS: u64 = 4475323624960596855;
