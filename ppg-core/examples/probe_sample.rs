@@ -1,6 +1,8 @@
 //! Instruction-count probe for the sampler and the trainer, for use under
 //! `valgrind --tool=cachegrind --branch-sim=yes`: unlike wall time, the counts do not move
-//! with the machine's load. `probe_sample train` profiles training runs instead of samples.
+//! with the machine's load. `probe_sample train` profiles training runs instead of samples,
+//! `probe_sample batch` the same samples drawn in batches of 16. A second argument sets the
+//! list length (`train 271`; fewer runs, by its square).
 
 #[path = "../benches/common/query.rs"]
 mod query;
@@ -8,7 +10,9 @@ mod query;
 use ppg_core::{Dims, Ppg, SamplerMode, TrainConfig};
 
 fn main() {
-    let (items, sessions) = (20, 4);
+    // An optional second argument sets the list length (20 by default).
+    let items = std::env::args().nth(2).map_or(20, |a| a.parse().unwrap());
+    let sessions = 4;
     let dims = Dims::new(items, sessions, 16);
     let mut mem = vec![0u8; Ppg::bytes(dims)];
     let mut ppg = Ppg::new(&mut mem, dims, 1).unwrap();
@@ -17,11 +21,19 @@ fn main() {
         let query = query::Query::new(items);
         let mut eel = query.eel();
         let mut epochs = 0;
-        for _ in 0..200 {
+        let runs = (200 * 400 / (items * items)).max(2);
+        for _ in 0..runs {
             ppg.start(items, sessions, 0.5).unwrap();
             epochs += ppg.train(&mut eel, &TrainConfig::default()).unwrap().epochs;
         }
-        println!("200 training runs, {epochs} epochs");
+        println!("{runs} training runs, {epochs} epochs");
+    } else if std::env::args().nth(1).as_deref() == Some("batch") {
+        let mut total = 0.0;
+        for _ in 0..100_000 / 16 {
+            ppg.sample_batch(16, SamplerMode::Uncorrected).unwrap();
+            total += ppg.batch_log_probs().iter().sum::<f64>();
+        }
+        println!("100000 samples, mean log-probability {}", total / 100_000.0);
     } else {
         let mut out = vec![0u16; items * sessions];
         let mut total = 0.0;
