@@ -5,6 +5,9 @@
 // the C API, a failed call changed nothing, so carrying on is safe. An Engine is not
 // safe for concurrent use (one goroutine at a time); distinct engines are independent.
 // Close it when done: it holds memory that Go's garbage collector does not see.
+//
+// The file stays whole (over 400 lines): it is the binding of one header, one Go method
+// per C function in the header's order, so a reader checks it against ppg.h side by side.
 package ppg
 
 /*

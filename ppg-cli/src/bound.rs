@@ -1,6 +1,10 @@
 //! The exact optimum of the protocol's DTR and EEL over `S` deterministic rankings of one
 //! query: the floor that no optimiser's row can go below.
 //!
+//! It stays whole (over 400 lines, a third of them tests) because the argument below, the
+//! search it justifies and the brute-force tests that check it are one proof: split, each
+//! part would point at the others for its reason.
+//!
 //! # Why the optimum is a one-dimensional search
 //!
 //! Both metrics compare two groups, and both depend on a ranking only through `x`, the
