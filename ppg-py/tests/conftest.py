@@ -46,8 +46,14 @@ def ppg_bin() -> pathlib.Path:
 
 
 def run_cli(ppg_bin: pathlib.Path, df: pd.DataFrame, tmp_path: pathlib.Path, *args: str) -> pd.DataFrame:
-    """``ppg rerank`` on ``df`` written as TSV; its output as a DataFrame."""
+    """``ppg rerank`` on ``df`` written as TSV; its output as a DataFrame.
+
+    ``ppg rerank`` streams, so it wants a query's rows together; ``rerank_frame`` does
+    not. The file therefore holds the rows query by query, in the order the queries first
+    appear and each query's rows in their own order, which is what ``rerank_frame`` sees
+    of them too."""
     src, out = tmp_path / "in.tsv", tmp_path / "out.tsv"
-    df.to_csv(src, sep="\t", index=False)
+    first_seen = pd.factorize(df["qid"])[0]
+    df.iloc[np.argsort(first_seen, kind="stable")].to_csv(src, sep="\t", index=False)
     subprocess.run([str(ppg_bin), "rerank", str(src), "-o", str(out), *args], check=True)
     return pd.read_csv(out, sep="\t", dtype={"qid": str, "item": str})
