@@ -7,6 +7,9 @@
  *
  * Build with -DPPG_TEST_HOOKS against a library built with the cargo feature
  * "test-hooks" (the Makefile does) to include the panic test.
+ *
+ * The file stays whole (over 400 lines): every test uses the same twin-engine check
+ * above, and one C file is one test binary the Makefile and the Rust runner build.
  */
 #define _POSIX_C_SOURCE 200809L /* dup, dup2, fileno: the panic test watches stderr */
 #include "ppg.h"

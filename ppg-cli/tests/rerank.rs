@@ -1,4 +1,8 @@
 //! `ppg rerank` end to end: permutations, determinism across thread counts, bad input.
+//!
+//! One file (over 400 lines) because every test drives the same binary through the same
+//! few helpers and states one rule of `ppg rerank --help`; split, the helpers would be
+//! copied or moved to a module of their own for no reader's gain.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
