@@ -239,6 +239,14 @@ typedef struct ppg_train_config {
   double initial_weight;
   // PL: Adam's step size; finite, `>= 0`. Default 0.1.
   double pl_learning_rate;
+  // PPG: grow over sessions. With more than one session, train 1 session, then each
+  // larger count up to the query's (halving while even: 1, 2, 4, 8 for 8), each from the
+  // state before the call, and keep the better of a count's best and the previous
+  // count's best copied into every session. The best is then never worse than without
+  // growing, nor than at half the sessions (for costs that average over sessions), at
+  // about twice the samples. Default false (the reference run). Last in the struct, so
+  // that the fields before it keep their offsets.
+  bool grow;
 } ppg_train_config;
 
 // The built-in objective of `ppg_engine_train_builtin` and `ppg_engine_evaluate`.
@@ -270,8 +278,9 @@ typedef struct ppg_item {
 // A black-box cost of one multi-session ranking; lower is better.
 //
 // `ranking` holds `len = items * sessions` ids: `sessions` blocks of `items` ids laid end
-// to end, each block a permutation of the query's ids. It is valid only during the call
-// (it lives in the engine's memory): copy what you keep. `user` is the pointer given to
+// to end, each block a permutation of the query's ids. `sessions` is the query's, or fewer
+// in a grown run (`ppg_train_config.grow`). It is valid only during the call (it lives in
+// the engine's memory): copy what you keep. `user` is the pointer given to
 // `ppg_engine_train`.
 //
 // The callback must return normally (no longjmp, no C++ exception through the library)

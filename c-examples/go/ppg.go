@@ -149,6 +149,7 @@ type TrainConfig struct {
 	ScoreInput     bool
 	InitialWeight  float64
 	PLLearningRate float64
+	Grow           bool
 }
 
 // DefaultTrainConfig is the paper's reference recipe.
@@ -170,6 +171,7 @@ func DefaultTrainConfig() TrainConfig {
 		ScoreInput:     bool(c.score_input),
 		InitialWeight:  float64(c.initial_weight),
 		PLLearningRate: float64(c.pl_learning_rate),
+		Grow:           bool(c.grow),
 	}
 }
 
@@ -187,6 +189,7 @@ func (t TrainConfig) c() C.ppg_train_config {
 		score_input:      C.bool(t.ScoreInput),
 		initial_weight:   C.double(t.InitialWeight),
 		pl_learning_rate: C.double(t.PLLearningRate),
+		grow:             C.bool(t.Grow),
 	}
 }
 

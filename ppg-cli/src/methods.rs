@@ -1,8 +1,5 @@
 //! The rows of the reproduction tables: each method's name, recipe, and how it turns one
 //! query into `S` rankings.
-//!
-//! It stays whole (just over 400 lines) because the table of rows and the dispatch that
-//! runs them must agree name for name; the tests of the grown rows sit at the end.
 
 use ppg_cli::bound::{self as optimum, Shape};
 use ppg_cli::foe::{self, FoeVariant};
@@ -58,7 +55,7 @@ pub struct PpgVariant {
     pub corrected: bool,
     pub baseline: bool,
     pub scored: bool,
-    /// Grown over sessions (`optimise::ppg_grown`).
+    /// Grown over sessions ([`TrainConfig::grow`]).
     pub grow: bool,
 }
 
@@ -254,18 +251,15 @@ pub fn run(
                     },
                     baseline: v.baseline,
                     score_input: v.scored,
+                    grow: v.grow,
                     ..setup.train
                 },
                 intra: v.intra,
                 initial_weight: setup.initial_weight,
             };
             let engine = engines.ppg.as_mut().expect("a PPG engine for PPG rows");
-            let best = if v.grow {
-                optimise::ppg_grown(engine, seed, &group_s, s, &mut cost, &recipe)
-            } else {
-                optimise::ppg(engine, seed, &group_s, s, &mut cost, &recipe)
-            }
-            .map_err(engine_error)?;
+            let best = optimise::ppg(engine, seed, &group_s, s, &mut cost, &recipe)
+                .map_err(engine_error)?;
             Ok(optimise::to_items(&best, &order))
         }
         Kind::Pl(lr) => {
@@ -344,85 +338,5 @@ fn spec(metric: Metric) -> CostSpec {
         metric,
         levels: OPTIMISE_LEVELS,
         ndcg: None,
-    }
-}
-
-#[cfg(test)]
-mod grown_tests {
-    use crate::builtin;
-    use ppg_cli::cost::{Cost, CostSpec, Metric, Tables};
-    use ppg_cli::optimise::{
-        growth, permute, ppg, ppg_grown, ranking_by, PpgRecipe, INITIAL_WEIGHT,
-    };
-    use ppg_core::objective::RankStart;
-    use ppg_core::{Dims, Objective, Ppg, TrainConfig};
-
-    #[test]
-    fn growth_halves_while_even() {
-        assert_eq!(growth(1), [1]);
-        assert_eq!(growth(8), [1, 2, 4, 8]);
-        assert_eq!(growth(12), [1, 3, 6, 12]);
-        assert_eq!(growth(7), [1, 7]);
-    }
-
-    /// Grown training at 2S ends with the S-session run of the same seed copied into
-    /// every session as a candidate, so it is never worse than grown training at S; and
-    /// at 8 sessions on the built-in data it beats the fresh 8-session training on most
-    /// queries (the issue the growth is for).
-    #[test]
-    fn grown_is_never_worse_than_half_the_sessions() {
-        let queries = builtin::generate(3, 12);
-        let tables = Tables::new(30, RankStart::One);
-        let recipe = PpgRecipe {
-            train: TrainConfig {
-                learning_rate: 0.01,
-                score_input: false,
-                ..TrainConfig::default()
-            },
-            intra: true,
-            initial_weight: INITIAL_WEIGHT,
-        };
-        let dims = Dims::new(30, 8, 16);
-        let mut mem = vec![0u8; Ppg::bytes(dims)];
-        let mut engine = Ppg::new(&mut mem, dims, 0).unwrap();
-        let (mut better, mut compared) = (0, 0);
-        for (k, q) in queries.iter().enumerate() {
-            let order = ranking_by(&q.label);
-            let (label, group) = (permute(&q.label, &order), permute(&q.group, &order));
-            let spec = CostSpec {
-                metric: Metric::Dtr,
-                levels: 5,
-                ndcg: None,
-            };
-            let Ok(mut cost) = Cost::new(&spec, &label, &group, &tables) else {
-                continue;
-            };
-            let seed = k as u64;
-            let mut at = |s: usize, grow: bool, cost: &mut Cost| {
-                let r = if grow {
-                    ppg_grown(&mut engine, seed, &group, s, cost, &recipe)
-                } else {
-                    ppg(&mut engine, seed, &group, s, cost, &recipe)
-                };
-                cost.cost(&r.unwrap(), s)
-            };
-            let mut previous = f64::INFINITY;
-            for s in [1, 2, 4, 8] {
-                let c = at(s, true, &mut cost);
-                assert!(
-                    c <= previous + 1e-12,
-                    "query {k}, {s} sessions: {c} > {previous}"
-                );
-                previous = c;
-            }
-            let fresh = at(8, false, &mut cost);
-            assert!(previous <= fresh + 1e-12);
-            better += usize::from(previous < fresh - 1e-9);
-            compared += 1;
-        }
-        assert!(
-            compared >= 8 && better * 2 >= compared,
-            "{better} of {compared}"
-        );
     }
 }

@@ -47,66 +47,6 @@ pub fn ppg(
     })
 }
 
-/// The session counts [`ppg_grown`] trains, ending at `sessions`: halving while even,
-/// from 1 (`12` gives 1, 3, 6, 12; `8` gives 1, 2, 4, 8).
-pub fn growth(sessions: usize) -> Vec<usize> {
-    let mut chain = vec![sessions.max(1)];
-    while let Some(&s) = chain.last() {
-        match s {
-            1 => break,
-            _ if s % 2 == 0 => chain.push(s / 2),
-            _ => chain.push(1),
-        }
-    }
-    chain.reverse();
-    chain
-}
-
-/// PPG grown over sessions: trains 1 session, then each count of [`growth`] in turn, and
-/// at each count keeps the better (by `cost`) of the fresh training's best and the
-/// previous count's best dealt out again (session `j` a copy of session `j mod p`).
-///
-/// Why: a copy of a `p`-session solution is a feasible `S`-session one, and for costs
-/// that average over sessions (the protocol's DTR and EEL, most exposure metrics) it costs
-/// the same. A fresh search over `S` sessions draws every block at once and, with the
-/// paper's fixed budget, falls behind that copy as `S` grows. The candidate is only scored
-/// through `cost`: the objective stays a black box. About twice the training of `S`
-/// sessions alone (the counts halve).
-///
-/// # Errors
-/// As [`ppg`], or a non-finite cost.
-pub fn ppg_grown(
-    engine: &mut Ppg,
-    seed: u64,
-    group: &[u8],
-    sessions: usize,
-    cost: &mut impl Objective,
-    recipe: &PpgRecipe,
-) -> Result<Vec<u16>, Error> {
-    let n = group.len();
-    let mut kept: Option<(Vec<u16>, f64)> = None;
-    for s in growth(sessions) {
-        let fresh = ppg(engine, seed, group, s, cost, recipe)?;
-        let fresh_cost = cost.cost(&fresh, s);
-        let copy = kept.map(|(previous, _)| {
-            let p = previous.len() / n;
-            let dealt: Vec<u16> = (0..s)
-                .flat_map(|j| previous[(j % p) * n..(j % p + 1) * n].iter().copied())
-                .collect();
-            let c = cost.cost(&dealt, s);
-            (dealt, c)
-        });
-        kept = Some(match copy {
-            Some((dealt, c)) if c < fresh_cost => (dealt, c),
-            _ => (fresh, fresh_cost),
-        });
-        if !kept.as_ref().is_some_and(|k| k.1.is_finite()) {
-            return Err(Error::NotFinite { index: 0 });
-        }
-    }
-    Ok(kept.map(|k| k.0).unwrap_or_default())
-}
-
 /// Trains a Plackett-Luce policy from `logits` (one per starting position) and returns
 /// one draw of `sessions` rankings from the trained policy: the paper evaluates PL in
 /// expectation over sessions, and a fresh draw per session is how it would be deployed.

@@ -354,6 +354,7 @@ fn recipe(args: &RerankArgs) -> Result<PpgRecipe> {
             },
             baseline: args.baseline,
             score_input: true,
+            grow: !args.no_grow,
             ..TrainConfig::default()
         }
     };

@@ -14,7 +14,7 @@ use crate::arena::{region_bytes, sum, Arena};
 use crate::distribution::Distribution;
 use crate::pairs;
 use crate::sampler::{Sampler, SamplerMode};
-use crate::trainer::{TrainConfig, TrainState, Trainer};
+use crate::trainer::{grow, TrainConfig, TrainState, Trainer};
 use crate::{Dims, Error, Objective, Rng, TrainReport};
 
 /// A Probabilistic Permutation Graph over `sessions` independent blocks of the same list.
@@ -325,7 +325,9 @@ impl<'a> Ppg<'a> {
     }
 
     /// Trains the weights against `objective` and tracks the best ranking sampled
-    /// (read it with [`Ppg::best`]).
+    /// (read it with [`Ppg::best`]). With [`TrainConfig::grow`] and more than one session,
+    /// the run is repeated over a growing number of sessions and the best is never worse
+    /// than the same run without growing; the weights are that run's.
     ///
     /// Transactional: on error every part of the engine, the generator included, is as it
     /// was before the call.
@@ -342,14 +344,36 @@ impl<'a> Ppg<'a> {
         self.dist.check_started()?;
         config.check(self.dims.batch)?;
         self.save();
-        let report = self.trainer.train(
-            &mut self.dist,
-            &mut self.sampler,
-            &mut self.rng,
-            objective,
-            config,
-        );
+        let sessions = self.dist.sessions;
+        let report = if config.grow && sessions > 1 {
+            let saved = &self.saved;
+            let before = grow::Before {
+                reference: saved.reference,
+                weights: saved.weights,
+                train: &saved.train,
+                rng: &saved.rng,
+            };
+            grow::train(
+                &mut self.trainer,
+                &mut self.dist,
+                &mut self.sampler,
+                &mut self.rng,
+                objective,
+                config,
+                before,
+            )
+        } else {
+            self.trainer.train(
+                &mut self.dist,
+                &mut self.sampler,
+                &mut self.rng,
+                objective,
+                config,
+            )
+        };
         if report.is_err() {
+            // A grown run stops at a stage with fewer sessions.
+            self.dist.sessions = sessions;
             self.restore();
         }
         report

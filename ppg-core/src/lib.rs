@@ -27,7 +27,8 @@
 //! - `trainer/`: how the weights move. The REINFORCE loop ([`TrainConfig`], [`Gradient`]):
 //!   draw a batch through the sampler, cost it with the objective, step the weights of the
 //!   distribution with the exact score or the approximate gradient, keep the best ranking
-//!   and make it the reference; [`TrainReport`] says what happened.
+//!   and make it the reference; the same loop over a growing number of sessions when the
+//!   recipe says `grow`; [`TrainReport`] says what happened.
 //! - `engine`: [`Ppg`], the one public engine. It lays out the caller's buffer for the
 //!   distribution, the sampler and the trainer, checks every argument before it delegates,
 //!   and undoes a failed training run from a snapshot.

@@ -5,13 +5,14 @@
 /// The outcome of one `train` call.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct TrainReport {
-    /// Epochs run (fewer than configured when patience ran out).
+    /// Epochs run (fewer than configured when patience ran out), over every stage of a
+    /// grown run.
     pub epochs: u32,
-    /// Multi-session rankings sampled and scored.
+    /// Multi-session rankings sampled and scored, a grown run's copies included.
     pub samples: u32,
     /// The lowest cost seen; the best ranking is read from the engine.
     pub best_cost: f64,
-    /// The epoch (0-based) that found the best ranking; `None` when the input ranking,
-    /// scored first, was never beaten.
+    /// The epoch (0-based, counted over a grown run's stages) that found the best ranking;
+    /// `None` when the input ranking, scored first, was never beaten.
     pub best_epoch: Option<u32>,
 }

@@ -33,6 +33,7 @@ struct TrainArgs {
     exact: bool,
     baseline: bool,
     score_input: bool,
+    grow: bool,
 }
 
 fn float() -> impl Strategy<Value = f64> {
@@ -70,13 +71,19 @@ fn call() -> impl Strategy<Value = Call> {
         (prop::collection::vec(float(), 0..6), weight()).prop_map(|(c, lr)| Call::Update(c, lr)),
         (
             (weight(), 0u32..4, 0usize..6, 0u32..3, (weight(), weight())),
-            (any::<bool>(), any::<bool>(), any::<bool>(), any::<bool>()),
+            (
+                any::<bool>(),
+                any::<bool>(),
+                any::<bool>(),
+                any::<bool>(),
+                any::<bool>()
+            ),
             prop::collection::vec(float(), 1..8)
         )
             .prop_map(
                 |(
                     (lr, epochs, batch, patience, clamp),
-                    (corrected, exact, baseline, score_input),
+                    (corrected, exact, baseline, score_input, grow),
                     costs,
                 )| {
                     Call::Train(
@@ -90,6 +97,7 @@ fn call() -> impl Strategy<Value = Call> {
                             exact,
                             baseline,
                             score_input,
+                            grow,
                         },
                         costs,
                     )
@@ -133,7 +141,7 @@ proptest! {
                         learning_rate: a.lr, epochs: a.epochs, batch: a.batch, patience: a.patience,
                         clamp_min: a.clamp.0, clamp_max: a.clamp.1, sampler: mode(a.corrected),
                         gradient: if a.exact { Gradient::Exact } else { Gradient::Approximate },
-                        baseline: a.baseline, score_input: a.score_input,
+                        baseline: a.baseline, score_input: a.score_input, grow: a.grow,
                     };
                     let mut k = 0;
                     let mut cost = |_: &[u16], _: usize| { k += 1; costs[k % costs.len()] };

@@ -17,8 +17,9 @@ use ppg_core::Dims;
 /// A black-box cost of one multi-session ranking; lower is better.
 ///
 /// `ranking` holds `len = items * sessions` ids: `sessions` blocks of `items` ids laid end
-/// to end, each block a permutation of the query's ids. It is valid only during the call
-/// (it lives in the engine's memory): copy what you keep. `user` is the pointer given to
+/// to end, each block a permutation of the query's ids. `sessions` is the query's, or fewer
+/// in a grown run (`ppg_train_config.grow`). It is valid only during the call (it lives in
+/// the engine's memory): copy what you keep. `user` is the pointer given to
 /// `ppg_engine_train`.
 ///
 /// The callback must return normally (no longjmp, no C++ exception through the library)

@@ -502,11 +502,13 @@ impl<'a> Engine<'a> {
         } = self;
         let total = q.total();
         let (ids, buf) = (&q.ids[..q.n], &mut q.ids_out[..total]);
+        // A grown run also costs rankings of fewer sessions than the query's.
         let mut objective = |ranking: &[u16], sessions: usize| {
-            for (slot, &local) in buf.iter_mut().zip(ranking) {
+            let out = &mut buf[..ranking.len()];
+            for (slot, &local) in out.iter_mut().zip(ranking) {
                 *slot = id_of(ids, local);
             }
-            cost(buf, sessions)
+            cost(out, sessions)
         };
         run(core, fresh, dims.batch, config, &mut objective)
     }

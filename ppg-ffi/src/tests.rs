@@ -189,6 +189,51 @@ fn callback_sees_caller_ids_and_the_best_is_reported() {
     assert_eq!(best[0], 1035);
 }
 
+/// `grow` reaches the engine from C: off by default (the reference run); on, the run is
+/// repeated at 1 session before the query's 2, so the callback sees more calls, and the
+/// best is never worse than the single run's.
+#[test]
+fn grow_in_the_c_config_trains_over_growing_sessions() {
+    let (defaults, _) = defaults();
+    assert!(!defaults.grow);
+    let mut outcome = Vec::new();
+    for grow in [false, true] {
+        let (_block, e) = engine(ppg_method::Ppg, ITEMS);
+        let query = items(&[0, 0, 1, 1, 0, 1]);
+        assert_eq!(
+            unsafe { ppg_engine_set_query(e, query.as_ptr(), ITEMS, SESSIONS) },
+            ppg_status::Ok
+        );
+        let config = ppg_train_config {
+            grow,
+            score_input: true,
+            ..defaults
+        };
+        let mut calls = 0usize;
+        let mut report = ppg_train_report {
+            epochs: 0,
+            samples: 0,
+            best_cost: 0.0,
+            best_epoch: 0,
+        };
+        let st = unsafe {
+            ppg_engine_train(
+                e,
+                &config,
+                Some(count_calls),
+                (&mut calls as *mut usize).cast(),
+                &mut report,
+            )
+        };
+        assert_eq!(st, ppg_status::Ok);
+        assert_eq!(calls as u32, report.samples);
+        outcome.push(report);
+    }
+    let (single, grown) = (outcome[0], outcome[1]);
+    assert!(grown.samples > single.samples, "{single:?} {grown:?}");
+    assert!(grown.best_cost <= single.best_cost, "{single:?} {grown:?}");
+}
+
 #[test]
 fn status_strings_are_static_and_distinct() {
     let message = |s: u32| unsafe { core::ffi::CStr::from_ptr(ppg_status_str(s)) };

@@ -137,6 +137,14 @@ pub struct ppg_train_config {
     pub initial_weight: f64,
     /// PL: Adam's step size; finite, `>= 0`. Default 0.1.
     pub pl_learning_rate: f64,
+    /// PPG: grow over sessions. With more than one session, train 1 session, then each
+    /// larger count up to the query's (halving while even: 1, 2, 4, 8 for 8), each from the
+    /// state before the call, and keep the better of a count's best and the previous
+    /// count's best copied into every session. The best is then never worse than without
+    /// growing, nor than at half the sessions (for costs that average over sessions), at
+    /// about twice the samples. Default false (the reference run). Last in the struct, so
+    /// that the fields before it keep their offsets.
+    pub grow: bool,
 }
 
 /// The built-in objective of `ppg_engine_train_builtin` and `ppg_engine_evaluate`.
@@ -223,6 +231,7 @@ impl ppg_train_config {
             score_input: ppg.score_input,
             initial_weight: 0.5,
             pl_learning_rate: f64::from(pl.lr),
+            grow: ppg.grow,
         }
     }
 
@@ -254,6 +263,7 @@ impl ppg_train_config {
             gradient: gradient_from_raw(self.gradient)?,
             baseline: self.baseline,
             score_input: self.score_input,
+            grow: self.grow,
         };
         config.check(layout_batch)?;
         Ok(config)

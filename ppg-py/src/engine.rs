@@ -174,7 +174,7 @@ impl Engine {
 
     /// Trains against a Python callable of a (sessions, items) ranking; on any error
     /// (the callable raised, or returned NaN) the engine is as before the call.
-    #[pyo3(signature = (objective, epochs = 50, batch = 16, lr = 0.4, patience = 20, sampler = "uncorrected", gradient = "approximate", baseline = false))]
+    #[pyo3(signature = (objective, epochs = 50, batch = 16, lr = 0.4, patience = 20, sampler = "uncorrected", gradient = "approximate", baseline = false, grow = false))]
     #[allow(clippy::too_many_arguments)]
     fn train(
         &mut self,
@@ -187,6 +187,7 @@ impl Engine {
         sampler: &str,
         gradient: &str,
         baseline: bool,
+        grow: bool,
     ) -> PyResult<(u32, f64)> {
         let config = TrainConfig {
             learning_rate: lr,
@@ -196,6 +197,7 @@ impl Engine {
             sampler: self::sampler(sampler)?,
             gradient: self::gradient(gradient)?,
             baseline,
+            grow,
             ..TrainConfig::default()
         };
         let mut failure = None;

@@ -29,6 +29,7 @@ pub struct Options {
     pub sampler: String,
     pub gradient: String,
     pub baseline: bool,
+    pub grow: bool,
 }
 
 fn bad(argument: &str, why: impl std::fmt::Display) -> PyErr {
@@ -137,6 +138,7 @@ impl Options {
             gradient: gradient(&self.gradient)?,
             baseline: self.baseline,
             score_input: true,
+            grow: self.grow,
             ..TrainConfig::default()
         };
         train.check(train.batch).map_err(|e| bad("recipe", e))?;

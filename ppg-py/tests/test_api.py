@@ -95,9 +95,27 @@ def test_a_callable_objective_finds_what_the_built_in_one_finds():
         return metrics.dtr(ranking, u, g) - 1.0
 
     custom = ppg.rerank(u, g, metric=dtr_cost, sessions=2, seed=6)
-    assert set(calls) == {(2, 12)}
+    # Grown (the default): the 1-session run first, then 2 sessions.
+    assert set(calls) == {(1, 12), (2, 12)}
     np.testing.assert_array_equal(custom.rankings, built_in.rankings)
     assert math.isclose(custom.cost, built_in.cost, rel_tol=1e-12)
+
+
+def test_grown_sessions_are_never_worse_than_one_run_nor_than_half_the_sessions():
+    rng = np.random.default_rng(7)
+    for _ in range(4):
+        u = np.sort(rng.integers(0, 5, 16).astype(float))[::-1]
+        g = (rng.random(16) < 0.4).astype(int)
+        g[:2] = (0, 1)
+        half = math.inf
+        for sessions in (1, 2, 4, 8):
+            grown = ppg.rerank(u, g, metric="dtr", sessions=sessions, intra=True, seed=5)
+            single = ppg.rerank(u, g, metric="dtr", sessions=sessions, intra=True, seed=5, grow=False)
+            assert grown.cost <= single.cost
+            assert grown.cost <= half + 1e-12
+            half = grown.cost
+            # The cost reported is that of the rankings returned (DTR - 1, as in the callable test).
+            assert math.isclose(grown.cost, metrics.dtr(grown.rankings, u, g) - 1.0, rel_tol=1e-9, abs_tol=1e-12)
 
 
 def test_forbidden_pairs_and_intra_hold_in_every_session():

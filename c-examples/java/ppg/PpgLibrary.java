@@ -90,7 +90,7 @@ public interface PpgLibrary extends Library {
   /** ppg_train_config; C's {@code bool} fields are bytes (0 or 1). */
   @Structure.FieldOrder({
     "learning_rate", "epochs", "batch", "patience", "clamp_min", "clamp_max", "sampler",
-    "gradient", "baseline", "score_input", "initial_weight", "pl_learning_rate"
+    "gradient", "baseline", "score_input", "initial_weight", "pl_learning_rate", "grow"
   })
   class TrainConfig extends Structure {
     public double learning_rate;
@@ -105,6 +105,7 @@ public interface PpgLibrary extends Library {
     public byte score_input;
     public double initial_weight;
     public double pl_learning_rate;
+    public byte grow;
   }
 
   /** ppg_objective_config. */

@@ -8,9 +8,11 @@
 //!
 //! - [`config`]: the recipe ([`TrainConfig`], [`Gradient`]) and its check.
 //! - [`approximate`]: the paper's Eq. 8 step as vector loops.
+//! - [`grow`]: the same loop over a growing number of sessions ([`TrainConfig::grow`]).
 
 mod approximate;
 mod config;
+pub(crate) mod grow;
 
 pub use config::{Gradient, TrainConfig};
 
@@ -77,6 +79,8 @@ pub(crate) struct Trainer<'a> {
     positions: &'a mut [u16],
     /// The approximate step's two subset-sum tables.
     subsets: &'a mut [[[f32; 256]; 2]],
+    /// A grown run's kept ranking ([`grow`]): `items * sessions` ids.
+    kept: &'a mut [u16],
 }
 
 impl<'a> Trainer<'a> {
@@ -90,6 +94,7 @@ impl<'a> Trainer<'a> {
             region_bytes::<f32>(dims.batch),
             region_bytes::<u16>(dims.items.saturating_mul(dims.batch)),
             region_bytes::<[[f32; 256]; 2]>(1),
+            region_bytes::<u16>(dims.total()),
         ])
     }
 
@@ -102,6 +107,7 @@ impl<'a> Trainer<'a> {
             scale: arena.take(dims.batch)?,
             positions: arena.take(dims.items * dims.batch)?,
             subsets: arena.take(1)?,
+            kept: arena.take(dims.total())?,
         })
     }
 

@@ -58,4 +58,5 @@ class Engine:
         sampler: str = "uncorrected",
         gradient: str = "approximate",
         baseline: bool = False,
+        grow: bool = False,
     ) -> Tuple[int, float]: ...

@@ -39,6 +39,7 @@ def rerank(
     sampler: str = "uncorrected",
     gradient: str = "approximate",
     baseline: bool = False,
+    grow: bool = True,
     levels: int = 5,
     mix_fairness: str = "eel",
     mix_weight: float = 1.0,
@@ -61,7 +62,9 @@ def rerank(
     ``forbid`` lists pairs ``(a, b)`` of items that never swap; ``intra`` keeps the
     starting order within each group. The other keywords are the training recipe
     (defaults: the paper's; the input ranking is scored first, so the result is never
-    worse than it).
+    worse than it). ``grow`` (default) trains more than one session grown from one, as
+    ``ppg rerank`` does: never worse than one run over all sessions, nor than at half the
+    sessions, for about twice the training; ``grow=False`` is the paper's single run.
 
     >>> import numpy as np, ppg
     >>> r = ppg.rerank(np.array([3.0, 2, 2, 1, 0, 0]), np.array([0, 0, 0, 1, 1, 1]),
@@ -109,6 +112,7 @@ def rerank(
         sampler=sampler,
         gradient=gradient,
         baseline=bool(baseline),
+        grow=bool(grow),
     )
     ranking, before, after = rerank_list(
         s, u, g, opts, None if named else metric, f, _checks.seed_value(seed)

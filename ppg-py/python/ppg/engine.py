@@ -109,11 +109,16 @@ class Engine:
         sampler: str = "uncorrected",
         gradient: str = "approximate",
         baseline: bool = False,
+        grow: bool = False,
     ) -> Tuple[int, float]:
         """Trains against ``objective`` (a ``(sessions, items)`` ranking to a float cost);
-        returns the epochs run and the best cost. If ``objective`` raises or returns NaN,
+        returns the epochs run and the best cost. ``grow`` trains more than one session
+        grown from one (as :func:`ppg.rerank` does by default): the best is then never worse
+        than without it. If ``objective`` raises or returns NaN,
         the exception (``ValueError`` for NaN) reaches the caller and the engine, random
         generator included, is as before the call."""
         if not callable(objective):
             raise TypeError("objective: expected a callable")
-        return self._engine.train(objective, epochs, batch, float(lr), patience, sampler, gradient, bool(baseline))
+        return self._engine.train(
+            objective, epochs, batch, float(lr), patience, sampler, gradient, bool(baseline), bool(grow)
+        )
