@@ -13,19 +13,19 @@
 //!   another query's), named with the line ranges of both parts;
 //! - a query of one item is read like any other: the caller passes it through.
 //!
-//! The csv crate splits lines into fields ([`Records`]): a newline ends a record and quotes
-//! are ordinary text, so a record is exactly one line; the checks above are ours. It was
-//! kept for being measured faster than the hand-written line splitter it replaced: [`parse`]
-//! of 10,000 queries x 20 items (6.0 MB) took 126 ms against 170 ms (median of 11
-//! alternate runs in one session, 1.35x; minimum 89 against 125 ms); `ppg rerank` of
-//! 300,000 one-item queries, where reading is most of the work, 1.08 s against 1.40 s wall
-//! (median of 5 alternate runs). With 20 items a query the optimisation dominates and the
-//! two take the same time (EEL, 10,000 queries, 2 threads: median 5.38 s against 5.50 s).
+//! The csv crate splits lines into fields (`Records`): a newline ends a record and quotes
+//! are ordinary text, so a record is exactly one line; the checks above are ours. It
+//! replaced a hand-written line splitter, measured faster in alternate runs in one session:
+//! [`parse`] of 10,000 queries x 20 items (6.0 MB) in 126 ms against 170 ms (medians of 11,
+//! 1.35x; minimum 89 against 125 ms); `ppg rerank` of 300,000 one-item queries, where
+//! reading is most of the work, 1.08 s against 1.40 s wall (medians of 5). With 20 items a
+//! query the optimisation dominates and both take the same time (EEL, 10,000 queries, 2
+//! threads: 5.38 s against 5.50 s).
 //!
 //! [`parse`] reads a whole input from bytes (the fuzz target's entry point).
 //!
 //! The file stays whole past 400 lines: it is one reader, its rules and their unit tests
-//! (about a third of it); split, the rules would sit apart from the checks that apply them.
+//! (about a fifth of it); split, the rules would sit apart from the checks that apply them.
 
 use std::collections::hash_map::DefaultHasher;
 use std::collections::HashMap;
