@@ -38,7 +38,7 @@ use csv::{ByteRecord, Terminator};
 /// Bad input at a line of the file.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct InputError {
-    /// 1-based line, 0 for the input as a whole (an I/O failure).
+    /// 1-based line: of the bad row, or the line being read when reading failed.
     pub line: usize,
     /// What is wrong, in words.
     pub message: String,
