@@ -43,19 +43,14 @@ fn query(rng: &mut TestRng, n: usize) -> (Vec<u8>, f64) {
     }
 }
 
-const CONFIG: TrainConfig = TrainConfig {
-    learning_rate: 0.4,
-    epochs: 50,
-    batch: 16,
-    patience: 20,
-    clamp_min: 0.05,
-    clamp_max: 0.95,
-    sampler: SamplerMode::Uncorrected,
-    gradient: ppg_core::Gradient::Approximate,
-    baseline: false,
-    score_input: true,
-    grow: false,
-};
+/// The paper's recipe with the input scored first, as `ppg rerank` trains.
+fn recipe(grow: bool) -> TrainConfig {
+    TrainConfig {
+        score_input: true,
+        grow,
+        ..TrainConfig::default()
+    }
+}
 
 /// Trains a fresh engine (`seed`) on the query and returns it with its best cost.
 fn trained<'m>(
@@ -70,7 +65,7 @@ fn trained<'m>(
     let mut ppg = Ppg::new(mem, dims, seed).unwrap();
     ppg.start(group.len(), sessions, 0.5).unwrap();
     ppg.keep_order_within(group).unwrap();
-    let config = TrainConfig { grow, ..CONFIG };
+    let config = recipe(grow);
     let report = ppg
         .train(&mut exposure_gap(group, target), &config)
         .unwrap();
@@ -132,7 +127,7 @@ fn one_session_grown_is_the_single_run() {
     for (mem, grow) in [(&mut a, true), (&mut b, false)] {
         let mut ppg = Ppg::new(mem, dims, 4).unwrap();
         ppg.start(n, 1, 0.5).unwrap();
-        let config = TrainConfig { grow, ..CONFIG };
+        let config = recipe(grow);
         let report = ppg
             .train(&mut exposure_gap(&group, target), &config)
             .unwrap();
@@ -154,15 +149,7 @@ fn the_report_counts_every_stage() {
     let mut mem = memory(dims);
     let mut ppg = Ppg::new(&mut mem, dims, 2).unwrap();
     ppg.start(n, sessions, 0.5).unwrap();
-    let report = ppg
-        .train(
-            &mut cost,
-            &TrainConfig {
-                grow: true,
-                ..CONFIG
-            },
-        )
-        .unwrap();
+    let report = ppg.train(&mut cost, &recipe(true)).unwrap();
     // Stages 1, 2, 4: each scores the input and its samples; 2 and 4 also score a copy.
     assert_eq!(report.samples, calls);
     assert!(report.epochs >= 3, "{report:?}");
@@ -193,10 +180,7 @@ fn an_objective_failing_in_a_later_stage_changes_nothing() {
                 exposure_gap(&group, target)(r, s)
             }
         };
-        let config = TrainConfig {
-            grow: true,
-            ..CONFIG
-        };
+        let config = recipe(true);
         assert!(matches!(
             spoiled.train(&mut cost, &config),
             Err(Error::NotFinite { .. })

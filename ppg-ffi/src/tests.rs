@@ -153,17 +153,20 @@ unsafe extern "C" fn count_calls(
     ranking.iter().position(|&id| id == 1035).unwrap_or(len) as f64
 }
 
-#[test]
-fn callback_sees_caller_ids_and_the_best_is_reported() {
-    let (_block, e) = engine(ppg_method::Ppg, ITEMS);
+/// A PPG engine holding the query of groups `[0, 0, 1, 1, 0, 1]` (ids 1000, 1007, ...,
+/// 1035), with its block.
+fn ppg_with_query() -> (Vec<u64>, *mut ppg_engine) {
+    let (block, e) = engine(ppg_method::Ppg, ITEMS);
     let query = items(&[0, 0, 1, 1, 0, 1]);
     assert_eq!(
         unsafe { ppg_engine_set_query(e, query.as_ptr(), ITEMS, SESSIONS) },
         ppg_status::Ok
     );
-    let (mut config, _) = defaults();
-    config.initial_weight = 0.3;
-    config.score_input = true;
+    (block, e)
+}
+
+/// Trains `e` against `count_calls`; the report must count every call.
+fn train_counting(e: *mut ppg_engine, config: &ppg_train_config) -> ppg_train_report {
     let mut calls = 0usize;
     let mut report = ppg_train_report {
         epochs: 0,
@@ -174,7 +177,7 @@ fn callback_sees_caller_ids_and_the_best_is_reported() {
     let st = unsafe {
         ppg_engine_train(
             e,
-            &config,
+            config,
             Some(count_calls),
             (&mut calls as *mut usize).cast(),
             &mut report,
@@ -182,6 +185,16 @@ fn callback_sees_caller_ids_and_the_best_is_reported() {
     };
     assert_eq!(st, ppg_status::Ok);
     assert_eq!(calls as u32, report.samples);
+    report
+}
+
+#[test]
+fn callback_sees_caller_ids_and_the_best_is_reported() {
+    let (_block, e) = ppg_with_query();
+    let (mut config, _) = defaults();
+    config.initial_weight = 0.3;
+    config.score_input = true;
+    let report = train_counting(e, &config);
     assert_eq!(report.best_cost, 0.0, "id 1035 brought to the top");
     let mut best = [0u64; ITEMS * SESSIONS];
     let st = unsafe { ppg_engine_best(e, best.as_mut_ptr(), best.len(), ptr::null_mut()) };
@@ -196,40 +209,15 @@ fn callback_sees_caller_ids_and_the_best_is_reported() {
 fn grow_in_the_c_config_trains_over_growing_sessions() {
     let (defaults, _) = defaults();
     assert!(!defaults.grow);
-    let mut outcome = Vec::new();
-    for grow in [false, true] {
-        let (_block, e) = engine(ppg_method::Ppg, ITEMS);
-        let query = items(&[0, 0, 1, 1, 0, 1]);
-        assert_eq!(
-            unsafe { ppg_engine_set_query(e, query.as_ptr(), ITEMS, SESSIONS) },
-            ppg_status::Ok
-        );
+    let [single, grown] = [false, true].map(|grow| {
+        let (_block, e) = ppg_with_query();
         let config = ppg_train_config {
             grow,
             score_input: true,
             ..defaults
         };
-        let mut calls = 0usize;
-        let mut report = ppg_train_report {
-            epochs: 0,
-            samples: 0,
-            best_cost: 0.0,
-            best_epoch: 0,
-        };
-        let st = unsafe {
-            ppg_engine_train(
-                e,
-                &config,
-                Some(count_calls),
-                (&mut calls as *mut usize).cast(),
-                &mut report,
-            )
-        };
-        assert_eq!(st, ppg_status::Ok);
-        assert_eq!(calls as u32, report.samples);
-        outcome.push(report);
-    }
-    let (single, grown) = (outcome[0], outcome[1]);
+        train_counting(e, &config)
+    });
     assert!(grown.samples > single.samples, "{single:?} {grown:?}");
     assert!(grown.best_cost <= single.best_cost, "{single:?} {grown:?}");
 }
