@@ -20,6 +20,9 @@ def spark():
     # The workers must run this interpreter: it has numpy, pandas, pyarrow and ppg.
     os.environ["PYSPARK_PYTHON"] = sys.executable
     os.environ["PYSPARK_DRIVER_PYTHON"] = sys.executable
+    # A local session needs no network name: without this Spark looks up the machine's
+    # host name, which a fresh container or chroot may not resolve (UnknownHostException).
+    os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
     from pyspark.sql import SparkSession
 
     session = (
