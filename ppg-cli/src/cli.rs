@@ -104,7 +104,9 @@ INPUT FORMAT
   Tab-separated, first line a header (a UTF-8 byte-order mark before it is accepted).
   Columns are found by name, in any order; other columns are ignored:
     qid     query id; the rows of a query are contiguous (a query whose rows are
-            interrupted by another query's is refused as split, naming both parts' lines)
+            interrupted by another query's is refused as split, naming both parts' lines;
+            found at its row when the parts are within 65,536 queries of each other, else
+            when the input ends, before the output file is committed)
     item    item id, unique within its query
     score   the ranker's score, a number; the input ranking of a query is its rows by
             score, descending (ties: the later row first)

@@ -8,6 +8,8 @@
 //! - [`seed`]: seeds of sub-tasks, independent of which thread runs them;
 //! - [`rerank_input`]: the input of `ppg rerank`, read one query at a time (and from
 //!   bytes, for the fuzz target);
+//! - [`finished`]: the queries that reader has finished, kept to find a split query in
+//!   memory that does not grow with the input;
 //! - [`rerank_query`]: one query of `ppg rerank`, shared with the Python package;
 //! - [`foe`]: Fairness of Exposure (Singh & Joachims, KDD 2018) in its hard and soft
 //!   variants, the DTR baseline of the paper's Tables 1 and 2;
@@ -18,6 +20,7 @@
 
 pub mod bound;
 pub mod cost;
+pub mod finished;
 pub mod foe;
 pub mod optimise;
 pub mod rerank_input;

@@ -27,13 +27,13 @@
 //! The file stays whole past 400 lines: it is one reader, its rules and their unit tests
 //! (about a fifth of it); split, the rules would sit apart from the checks that apply them.
 
-use std::collections::hash_map::DefaultHasher;
 use std::collections::HashMap;
 use std::fmt;
-use std::hash::{Hash, Hasher};
 use std::io::{Chain, Read};
 
 use csv::{ByteRecord, Terminator};
+
+use crate::finished::{self, Finished, Split};
 
 /// Bad input at a line of the file.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -116,10 +116,8 @@ pub struct Reader<R: Read> {
     rules: Rules,
     /// The first row of the next query and its qid, read while finishing the previous one.
     pending: Option<(String, Row)>,
-    /// Line ranges of finished queries, by a 64-bit hash of the qid: 24 bytes per query
-    /// instead of the ids themselves. Two ids with the same hash (odds about n^2 / 2^65
-    /// for n queries) would be reported as a split query.
-    finished: HashMap<u64, (usize, usize)>,
+    /// The queries read, to find a split one in bounded memory.
+    finished: Finished,
     rows_read: usize,
     done: bool,
 }
@@ -141,6 +139,17 @@ impl<R: Read> Reader<R> {
     /// # Errors
     /// An empty input, a header without a required column or with a column twice.
     pub fn new(input: R, max_groups: usize, why: &'static str) -> Result<Self, InputError> {
+        Self::with_window(input, max_groups, why, finished::WINDOW)
+    }
+
+    /// As [`Reader::new`], with `window` recent queries checked at once for a split (the
+    /// rest when the input ends).
+    fn with_window(
+        input: R,
+        max_groups: usize,
+        why: &'static str,
+        window: usize,
+    ) -> Result<Self, InputError> {
         let mut records = Records::new(input);
         let header: Vec<String> = loop {
             if !records.read()? {
@@ -169,7 +178,7 @@ impl<R: Read> Reader<R> {
                 why,
             },
             pending: None,
-            finished: HashMap::new(),
+            finished: Finished::new(window),
             rows_read: 0,
             done: false,
         })
@@ -210,7 +219,7 @@ impl<R: Read> Reader<R> {
                 Next::End if self.rows_read == 0 => {
                     return Err(InputError::at(1, "no data rows after the header"))
                 }
-                Next::End => return Ok(None),
+                Next::End => return self.check_every_query().map(|()| None),
             },
         };
         self.check_not_finished(&qid, first.line)?;
@@ -255,19 +264,36 @@ impl<R: Read> Reader<R> {
                 ));
             }
         }
-        let range = (
+        let (first, last) = (
             query.lines[0],
             *query.lines.last().expect("a query has rows"),
         );
-        self.finished.insert(hash(&query.qid), range);
-        Ok(())
+        self.finished
+            .add(&query.qid, first, last)
+            .map_err(|e| InputError::at(first, index_failed(&e)))
+    }
+
+    /// At the end of the input: a split query whose parts were further apart than the
+    /// window, the one found first in line order.
+    fn check_every_query(&mut self) -> Result<(), InputError> {
+        let line = self.records.line;
+        match self.finished.earliest_split() {
+            Err(e) => Err(InputError::at(line, index_failed(&e))),
+            Ok(None) => Ok(()),
+            Ok(Some(Split { before, after })) => Err(split(
+                &after.qid,
+                after.first,
+                (before.first, before.last),
+                (after.first, after.last),
+            )),
+        }
     }
 
     /// A query that starts again after another query's rows is split: the error names the
     /// line ranges of both parts (the second read to its end, which a blank line or
     /// another query's row marks).
     fn check_not_finished(&mut self, qid: &str, line: usize) -> Result<(), InputError> {
-        let Some(&(start, end)) = self.finished.get(&hash(qid)) else {
+        let Some(before) = self.finished.recent(qid) else {
             return Ok(());
         };
         let mut last = line;
@@ -278,15 +304,7 @@ impl<R: Read> Reader<R> {
             }
             last = self.records.line;
         }
-        Err(InputError::at(
-            line,
-            format!(
-                "query \"{qid}\" is split: its rows are at lines {} and {}, with other \
-                 queries between; rows of a query must be contiguous",
-                span(start, end),
-                span(line, last)
-            ),
-        ))
+        Err(split(qid, line, before, (line, last)))
     }
 
     /// The next data row, checked field by field, and whether it continues the query
@@ -575,10 +593,21 @@ impl<'a> Fields<'a> {
     }
 }
 
-fn hash(qid: &str) -> u64 {
-    let mut h = DefaultHasher::new();
-    qid.hash(&mut h);
-    h.finish()
+/// The error of a split query, at the first row of its later part.
+fn split(qid: &str, line: usize, before: (usize, usize), after: (usize, usize)) -> InputError {
+    InputError::at(
+        line,
+        format!(
+            "query \"{qid}\" is split: its rows are at lines {} and {}, with other queries \
+             between; rows of a query must be contiguous",
+            span(before.0, before.1),
+            span(after.0, after.1)
+        ),
+    )
+}
+
+fn index_failed(e: &std::io::Error) -> String {
+    format!("cannot keep the index of the queries read (temporary files): {e}")
 }
 
 fn span(start: usize, end: usize) -> String {
@@ -630,6 +659,33 @@ mod tests {
             .unwrap_err();
         assert_eq!(e.line, 6);
         assert!(e.message.contains("lines 2-3 and 6-7"), "{}", e.message);
+    }
+
+    /// The same file read with a window of one query: the split is past the window, so it
+    /// is found when the input ends, with the same message; the queries before it were
+    /// returned meanwhile.
+    #[test]
+    fn a_split_past_the_window_is_found_at_the_end_with_both_ranges() {
+        let body =
+            "a\tx\t1\tg\na\ty\t1\tg\nb\tz\t1\tg\nc\tw\t1\tg\na\tv\t1\tg\na\tu\t1\tg\nd\tt\t1\tg\n";
+        let input = format!("{HEADER}{body}");
+        let mut reader = Reader::with_window(input.as_bytes(), 16, "", 1).unwrap();
+        let mut qids = Vec::new();
+        let e = loop {
+            match reader.next_query() {
+                Ok(Some(q)) => qids.push(q.qid),
+                Ok(None) => panic!("the split went unnoticed"),
+                Err(e) => break e,
+            }
+        };
+        assert_eq!(qids, ["a", "b", "c", "a", "d"]);
+        assert_eq!(e.line, 6);
+        assert!(e.message.contains("\"a\" is split"), "{}", e.message);
+        assert!(e.message.contains("lines 2-3 and 6-7"), "{}", e.message);
+        assert!(reader.next_query().unwrap().is_none());
+        // With the default window it is found at its row, as before.
+        let e = read(body).unwrap_err();
+        assert_eq!((e.line, e.message.contains("lines 2-3 and 6-7")), (6, true));
     }
 
     #[test]
