@@ -92,10 +92,9 @@ impl Finished {
             self.recent.clear();
         }
         self.recent.insert(hash, (first, last));
-        let all = self
-            .all
-            .as_mut()
-            .expect("no query is added after the merge");
+        let Some(all) = self.all.as_mut() else {
+            return Err(io::Error::other("a query added after the index was merged"));
+        };
         all.push(Part {
             hash,
             qid: qid.to_owned(),
@@ -202,8 +201,9 @@ mod tests {
         let split = f.earliest_split().unwrap().unwrap();
         assert_eq!((split.before.qid.as_str(), split.before.first), ("b", 12));
         assert_eq!((split.after.first, split.after.last), (32, 35));
-        // Merged once: the index is spent.
+        // Merged once: the index is spent, and says so rather than miss a split.
         assert_eq!(f.earliest_split().unwrap(), None);
+        assert!(f.add("e", 99, 99).is_err());
     }
 
     #[test]
