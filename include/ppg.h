@@ -291,15 +291,16 @@ typedef double (*ppg_cost_fn)(const uint64_t *ranking, size_t len, size_t sessio
 
 // What a training run did.
 typedef struct ppg_train_report {
-  // Epochs run (fewer than configured when patience ran out).
+  // Epochs run (fewer than configured when patience ran out), over every stage of a
+  // grown run (`grow`).
   uint32_t epochs;
-  // Rankings scored.
+  // Rankings scored, a grown run's copies included.
   uint32_t samples;
   // The lowest cost seen so far (`ppg_engine_best` returns its ranking); +infinity
   // if none was scored.
   double best_cost;
-  // The epoch (0-based) of this run that found the best ranking, -1 when this run
-  // found no new best.
+  // The epoch (0-based, counted over a grown run's stages) of this run that found the
+  // best ranking, -1 when this run found no new best.
   int64_t best_epoch;
 } ppg_train_report;
 

@@ -169,15 +169,16 @@ pub struct ppg_objective_config {
 #[repr(C)]
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ppg_train_report {
-    /// Epochs run (fewer than configured when patience ran out).
+    /// Epochs run (fewer than configured when patience ran out), over every stage of a
+    /// grown run (`grow`).
     pub epochs: u32,
-    /// Rankings scored.
+    /// Rankings scored, a grown run's copies included.
     pub samples: u32,
     /// The lowest cost seen so far (`ppg_engine_best` returns its ranking); +infinity
     /// if none was scored.
     pub best_cost: f64,
-    /// The epoch (0-based) of this run that found the best ranking, -1 when this run
-    /// found no new best.
+    /// The epoch (0-based, counted over a grown run's stages) of this run that found the
+    /// best ranking, -1 when this run found no new best.
     pub best_epoch: i64,
 }
 
