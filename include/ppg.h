@@ -463,6 +463,20 @@ ppg_status ppg_engine_forbid(struct ppg_engine *engine, uint64_t a, uint64_t b);
 // `engine` is a live handle.
 ppg_status ppg_engine_keep_order_within_groups(struct ppg_engine *engine);
 
+// Intra-group order first: in each training run, items of the same group
+// (`ppg_item.group`) keep their relative order for a first run, then are free for a
+// second run from the best ranking found (see `ppg_core::Ppg::hold_order_within`).
+// Without the intra constraint this is far fairer on long lists than a free run (TREC
+// 2020, DTR: 1.810 against 1.858), for about twice the samples. Pairs constrained
+// already stay so; no pair is held after `ppg_engine_set_query`.
+//
+// Returns `PPG_STATUS_OK`; `PPG_STATUS_NULL_PARAMETER`; `PPG_STATUS_MISALIGNED`;
+// `PPG_STATUS_NO_QUERY`; `PPG_STATUS_UNSUPPORTED` (`PPG_METHOD_PL`); `PPG_STATUS_PANIC`.
+//
+// # Safety
+// `engine` is a live handle.
+ppg_status ppg_engine_hold_order_within_groups(struct ppg_engine *engine);
+
 // Inter-group fixed ranking: items with different `labels` keep their relative input
 // order. `labels[k]` labels the k-th item of the query (in the order given to
 // `ppg_engine_set_query`); `count` must be the query's item count. Labels are

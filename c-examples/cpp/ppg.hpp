@@ -178,6 +178,12 @@ class Engine {
     check(ppg_engine_keep_order_within_groups(engine_), "ppg_engine_keep_order_within_groups");
   }
 
+  // Items of the same group keep their input order for a first training run, then are
+  // free for a second run from the best ranking found.
+  void hold_order_within_groups() {
+    check(ppg_engine_hold_order_within_groups(engine_), "ppg_engine_hold_order_within_groups");
+  }
+
   // `labels[k]` labels the k-th item of the query.
   void keep_order_between(Span<const std::uint32_t> labels) {
     check(ppg_engine_keep_order_between(engine_, labels.data(), labels.size()),

@@ -314,6 +314,12 @@ func (en *Engine) KeepOrderWithinGroups() error {
 	return check(C.ppg_engine_keep_order_within_groups(en.e), "ppg_engine_keep_order_within_groups")
 }
 
+// HoldOrderWithinGroups keeps the items of each group in their input order for a first
+// training run, then frees them for a second run from the best ranking found.
+func (en *Engine) HoldOrderWithinGroups() error {
+	return check(C.ppg_engine_hold_order_within_groups(en.e), "ppg_engine_hold_order_within_groups")
+}
+
 // KeepOrderBetween keeps items with different labels in their input order; labels[k]
 // labels the k-th item of the query.
 func (en *Engine) KeepOrderBetween(labels []uint32) error {

@@ -274,6 +274,9 @@ func TestErrors(t *testing.T) {
 	if err := en.KeepOrderWithinGroups(); !errors.Is(err, &Error{Status: StatusNullParameter}) {
 		t.Errorf("closed engine: got %v", err)
 	}
+	if err := en.HoldOrderWithinGroups(); !errors.Is(err, &Error{Status: StatusNullParameter}) {
+		t.Errorf("closed engine, hold: got %v", err)
+	}
 }
 
 func TestObjectivePanicRollsBack(t *testing.T) {

@@ -28,7 +28,7 @@ pub const OUR_VARIANTS: [&str; 6] = [
     "ppg-intra-corrected",
     "ppg-intra-baseline",
     "ppg-intra-scored",
-    "ppg-grow",
+    "ppg-held-grow",
     "ppg-intra-grow",
 ];
 
@@ -57,6 +57,8 @@ pub struct PpgVariant {
     pub scored: bool,
     /// Grown over sessions ([`TrainConfig::grow`]).
     pub grow: bool,
+    /// Intra-group order held for the first part of each run ([`Ppg::hold_order_within`]).
+    pub held: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -111,6 +113,7 @@ impl Method {
                         "baseline" => &mut v.baseline,
                         "scored" => &mut v.scored,
                         "grow" => &mut v.grow,
+                        "held" => &mut v.held,
                         _ => return Err(unknown(name)),
                     };
                     if *flag {
@@ -168,7 +171,7 @@ impl Method {
 fn unknown(name: &str) -> String {
     format!(
         "unknown method \"{name}\": expected pl, pl-lr<rate>, rand, ltr, ideal, foe-soft, foe-hard, bound or \
-         ppg[-intra][-exact][-corrected][-baseline][-scored][-grow]"
+         ppg[-intra][-exact][-corrected][-baseline][-scored][-grow][-held]"
     )
 }
 
@@ -255,6 +258,7 @@ pub fn run(
                     ..setup.train
                 },
                 intra: v.intra,
+                hold: v.held,
                 initial_weight: setup.initial_weight,
             };
             let engine = engines.ppg.as_mut().expect("a PPG engine for PPG rows");

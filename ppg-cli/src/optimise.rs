@@ -6,14 +6,17 @@
 use ppg_core::{Error, Objective, PlConfig, PlackettLuce, Ppg, TrainConfig};
 
 /// A PPG training recipe: the trainer's configuration, whether items of the same group
-/// keep their starting order (the paper's intra-group constraint), and the weight every
-/// unconstrained pair starts from.
+/// keep their starting order (the paper's intra-group constraint) always or only for the
+/// first part of a run, and the weight every unconstrained pair starts from.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct PpgRecipe {
     /// The trainer's configuration.
     pub train: TrainConfig,
     /// Items of the same group keep their starting order.
     pub intra: bool,
+    /// Without `intra`: items of the same group keep their order for the first part of
+    /// each run, then are free ([`Ppg::hold_order_within`]).
+    pub hold: bool,
     /// The weight every unconstrained pair starts from.
     pub initial_weight: f32,
 }
@@ -39,6 +42,8 @@ pub fn ppg(
     engine.start(group.len(), sessions, recipe.initial_weight)?;
     if recipe.intra {
         engine.keep_order_within(group)?;
+    } else if recipe.hold {
+        engine.hold_order_within(group)?;
     }
     engine.train(cost, &recipe.train)?;
     Ok(match engine.best() {

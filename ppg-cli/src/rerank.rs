@@ -370,6 +370,7 @@ fn recipe(args: &RerankArgs) -> Result<PpgRecipe> {
     Ok(PpgRecipe {
         train,
         intra: args.intra,
+        hold: !args.intra && !args.no_hold && !args.reference_run,
         initial_weight: args.initial_weight,
     })
 }

@@ -1,6 +1,6 @@
 //! The distribution a PPG samples from: per session block a reference permutation and an
-//! inversion probability (weight) per item pair, the constrained pairs, and the row starts
-//! that index the packed pairs.
+//! inversion probability (weight) per item pair, the constrained pairs, the pairs held only
+//! for the first part of a training run, and the row starts that index the packed pairs.
 //!
 //! This is the state the rest of the crate reads: the sampler prepares its tables from it
 //! and draws over it read-only, the trainer moves its weights and reference. It uses only
@@ -22,6 +22,9 @@ pub(crate) struct Distribution<'a> {
     pub weights: &'a mut [f32],
     /// Pairs whose weight is held at 0, the same in every session.
     pub frozen: PairBits<'a>,
+    /// Pairs frozen only for the first part of each training run, then released
+    /// (`Ppg::hold_order_within`); never also in `frozen` outside a run.
+    pub held: PairBits<'a>,
     /// Row starts of the packed triangle of `n` items (`pairs::fill_rows`).
     pub rows: &'a mut [u32],
 }
@@ -32,6 +35,7 @@ impl<'a> Distribution<'a> {
         let pairs = pairs::count(dims.items).saturating_mul(dims.sessions);
         region_bytes::<u16>(dims.total())
             .saturating_add(region_bytes::<f32>(pairs))
+            .saturating_add(region_bytes::<u32>(PairBits::words_for(dims.items)))
             .saturating_add(region_bytes::<u32>(PairBits::words_for(dims.items)))
             .saturating_add(region_bytes::<u32>(dims.items))
     }
@@ -45,6 +49,9 @@ impl<'a> Distribution<'a> {
             reference: arena.take(dims.total())?,
             weights: arena.take(pairs)?,
             frozen: PairBits {
+                words: arena.take(PairBits::words_for(dims.items))?,
+            },
+            held: PairBits {
                 words: arena.take(PairBits::words_for(dims.items))?,
             },
             rows: arena.take(dims.items)?,
@@ -65,6 +72,7 @@ impl<'a> Distribution<'a> {
         let count = self.pair_count();
         self.weights[..count * sessions].fill(initial_weight);
         self.frozen.clear();
+        self.held.clear();
     }
 
     /// Pairs per session.
@@ -129,12 +137,18 @@ impl<'a> Distribution<'a> {
         Ok(session * self.pair_count() + self.pair_index(a, b)?)
     }
 
-    /// Holds `pair` at weight 0 in every session.
+    /// Holds `pair` at weight 0 in every session (and no longer only for a first part).
     pub(crate) fn freeze(&mut self, pair: usize) {
         self.frozen.set(pair);
+        self.held.unset(pair);
+        self.set_all(pair, 0.0);
+    }
+
+    /// Sets the weight of `pair` in every session.
+    fn set_all(&mut self, pair: usize, w: f32) {
         let count = self.pair_count();
         for s in 0..self.sessions {
-            self.weights[s * count + pair] = 0.0;
+            self.weights[s * count + pair] = w;
         }
     }
 
@@ -143,6 +157,25 @@ impl<'a> Distribution<'a> {
         &mut self,
         groups: &[G],
         same: bool,
+    ) -> Result<(), Error> {
+        self.for_pairs_where(groups, same, Self::freeze)
+    }
+
+    /// Marks every unfrozen pair whose two labels are equal (`same`) or differ (`!same`) as
+    /// held for the first part of each training run.
+    pub(crate) fn hold_where<G: PartialEq>(&mut self, groups: &[G], same: bool) -> Result<(), Error> {
+        self.for_pairs_where(groups, same, |d, pair| {
+            if !d.frozen.get(pair) {
+                d.held.set(pair);
+            }
+        })
+    }
+
+    fn for_pairs_where<G: PartialEq>(
+        &mut self,
+        groups: &[G],
+        same: bool,
+        mut f: impl FnMut(&mut Self, usize),
     ) -> Result<(), Error> {
         self.check_started()?;
         if groups.len() != self.n {
@@ -155,12 +188,54 @@ impl<'a> Distribution<'a> {
         for a in 0..self.n {
             for b in a + 1..self.n {
                 if (groups[a] == groups[b]) == same {
-                    self.freeze(pair);
+                    f(self, pair);
                 }
                 pair += 1;
             }
         }
         Ok(())
+    }
+
+    /// Whether some pair is neither frozen nor held.
+    pub(crate) fn free_while_held(&self) -> bool {
+        (0..self.pair_count()).any(|pair| !self.frozen.get(pair) && !self.held.get(pair))
+    }
+
+    /// Freezes the held pairs for the first part of a run: weight 0, not trained.
+    pub(crate) fn hold(&mut self) {
+        for (f, &h) in self.frozen.words.iter_mut().zip(self.held.words.iter()) {
+            *f |= h;
+        }
+        self.zero_frozen();
+    }
+
+    /// Weight 0 on every frozen pair in every session. A run that restarts from the weights
+    /// before the call (a grown run's stage) calls it, since those weights predate [`hold`].
+    ///
+    /// [`hold`]: Distribution::hold
+    pub(crate) fn zero_frozen(&mut self) {
+        for pair in 0..self.pair_count() {
+            if self.frozen.get(pair) {
+                self.set_all(pair, 0.0);
+            }
+        }
+    }
+
+    /// Unfreezes the held pairs and gives them weight `w` in every session.
+    pub(crate) fn release(&mut self, w: f32) {
+        self.unhold();
+        for pair in 0..self.pair_count() {
+            if self.held.get(pair) {
+                self.set_all(pair, w);
+            }
+        }
+    }
+
+    /// Unfreezes the held pairs, weights untouched (undoing a failed run restores those).
+    pub(crate) fn unhold(&mut self) {
+        for (f, &h) in self.frozen.words.iter_mut().zip(self.held.words.iter()) {
+            *f &= !h;
+        }
     }
 
     /// Checks that `ranking` is `sessions` permutations of `0..n`; `seen` is `n` long scratch.

@@ -85,8 +85,17 @@ impl PairBits<'_> {
         self.words[index / 32] |= 1 << (index % 32);
     }
 
+    #[inline(always)]
+    pub(crate) fn unset(&mut self, index: usize) {
+        self.words[index / 32] &= !(1 << (index % 32));
+    }
+
     pub(crate) fn clear(&mut self) {
         self.words.fill(0);
+    }
+
+    pub(crate) fn any(&self) -> bool {
+        self.words.iter().any(|&w| w != 0)
     }
 }
 

@@ -390,6 +390,14 @@ impl<'a> Engine<'a> {
         Ok(())
     }
 
+    pub(crate) fn hold_order_within_groups(&mut self) -> Status<()> {
+        self.ppg_only()?;
+        if let Core::Ppg(ppg) = &mut self.core {
+            ppg.hold_order_within(&self.q.group[..self.q.n])?;
+        }
+        Ok(())
+    }
+
     pub(crate) fn keep_order_between(&mut self, labels: &[u32]) -> Status<()> {
         self.ppg_only()?.keep_order_between(labels)?;
         Ok(())

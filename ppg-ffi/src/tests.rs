@@ -222,6 +222,41 @@ fn grow_in_the_c_config_trains_over_growing_sessions() {
     assert!(grown.best_cost <= single.best_cost, "{single:?} {grown:?}");
 }
 
+/// Held from C: the first run keeps the group order, as `keep_order_within_groups` does
+/// (the last item of group 1 can rise no higher than position 2), then the second run frees
+/// it; a PL engine refuses, a NULL handle is reported.
+#[test]
+fn hold_order_within_groups_trains_held_then_free() {
+    let (defaults, _) = defaults();
+    let config = ppg_train_config {
+        score_input: true,
+        ..defaults
+    };
+    let [kept, held] = [ppg_engine_keep_order_within_groups, ppg_engine_hold_order_within_groups]
+        .map(|constrain| {
+            let (_block, e) = ppg_with_query();
+            assert_eq!(unsafe { constrain(e) }, ppg_status::Ok);
+            train_counting(e, &config)
+        });
+    assert_eq!(kept.best_cost, 2.0, "{kept:?}");
+    assert!(held.best_cost < kept.best_cost, "{kept:?} {held:?}");
+    assert!(held.samples > kept.samples, "{kept:?} {held:?}");
+    let (_block, pl) = engine(ppg_method::Pl, ITEMS);
+    let query = items(&[0, 0, 1, 1, 0, 1]);
+    assert_eq!(
+        unsafe { ppg_engine_set_query(pl, query.as_ptr(), ITEMS, SESSIONS) },
+        ppg_status::Ok
+    );
+    assert_eq!(
+        unsafe { ppg_engine_hold_order_within_groups(pl) },
+        ppg_status::Unsupported
+    );
+    assert_eq!(
+        unsafe { ppg_engine_hold_order_within_groups(ptr::null_mut()) },
+        ppg_status::NullParameter
+    );
+}
+
 #[test]
 fn status_strings_are_static_and_distinct() {
     let message = |s: u32| unsafe { core::ffi::CStr::from_ptr(ppg_status_str(s)) };

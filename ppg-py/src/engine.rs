@@ -63,17 +63,20 @@ impl Engine {
         self.with(|e| e.reseed(seed));
     }
 
-    /// Starts a query; `keep_order` (group per item) and `forbid` (pairs) constrain it.
-    #[pyo3(signature = (items, sessions = 1, initial_weight = 0.5, keep_order = None, forbid = None))]
+    /// Starts a query; `keep_order` (group per item) and `forbid` (pairs) constrain it,
+    /// `hold_order` (group per item) holds the order within groups for a first run.
+    #[pyo3(signature = (items, sessions = 1, initial_weight = 0.5, keep_order = None, hold_order = None, forbid = None))]
     fn start(
         &mut self,
         items: usize,
         sessions: usize,
         initial_weight: f32,
         keep_order: Option<PyReadonlyArray1<'_, i64>>,
+        hold_order: Option<PyReadonlyArray1<'_, i64>>,
         forbid: Option<PyReadonlyArray1<'_, i64>>,
     ) -> PyResult<()> {
         let keep = keep_order.as_ref().map(|a| a.as_slice()).transpose()?;
+        let hold = hold_order.as_ref().map(|a| a.as_slice()).transpose()?;
         let forbid = forbid
             .as_ref()
             .map(|a| a.as_slice())
@@ -91,6 +94,9 @@ impl Engine {
                 .map_err(|x| ("start", x))?;
             if let Some(groups) = keep {
                 e.keep_order_within(groups).map_err(|x| ("keep_order", x))?;
+            }
+            if let Some(groups) = hold {
+                e.hold_order_within(groups).map_err(|x| ("hold_order", x))?;
             }
             for &(a, b) in &pairs {
                 e.forbid(a, b).map_err(|x| ("forbid", x))?;

@@ -174,6 +174,8 @@ impl List {
         engine.start(n, self.sessions, recipe.initial_weight)?;
         if recipe.intra {
             engine.keep_order_within(&self.group)?;
+        } else if recipe.hold {
+            engine.hold_order_within(&self.group)?;
         }
         for &(a, b) in &self.forbid {
             engine.forbid(a, b)?;

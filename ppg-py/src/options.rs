@@ -30,6 +30,7 @@ pub struct Options {
     pub gradient: String,
     pub baseline: bool,
     pub grow: bool,
+    pub hold: bool,
 }
 
 fn bad(argument: &str, why: impl std::fmt::Display) -> PyErr {
@@ -145,6 +146,7 @@ impl Options {
         Ok(PpgRecipe {
             train,
             intra: self.intra,
+            hold: self.hold,
             initial_weight: w0,
         })
     }

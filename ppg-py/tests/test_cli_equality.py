@@ -16,6 +16,7 @@ CASES = [
     (dict(metric="dtr", sessions=2, seed=5), ["--metric", "dtr", "--sessions", "2", "--seed", "5"], dict()),
     (dict(metric="dtr", intra=True, sessions=4, seed=2), ["--metric", "dtr", "--intra", "--sessions", "4", "--seed", "2"], dict(label=False)),
     (dict(metric="dtr", intra=True, sessions=8, grow=False, seed=4), ["--metric", "dtr", "--intra", "--sessions", "8", "--no-grow", "--seed", "4"], dict()),
+    (dict(metric="dtr", sessions=4, hold=False, seed=6), ["--metric", "dtr", "--sessions", "4", "--no-hold", "--seed", "6"], dict()),
     (
         dict(metric="ndcg-mix", mix_fairness="dtr", mix_weight=0.5, ndcg_k=5, sessions=2, seed=9),
         ["--metric", "ndcg-mix", "--mix-fairness", "dtr", "--mix-weight", "0.5", "--ndcg-k", "5", "--sessions", "2", "--seed", "9"],

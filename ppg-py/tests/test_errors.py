@@ -75,6 +75,16 @@ def test_an_objective_returning_nan_is_a_value_error():
         ppg.rerank(U, G, metric=lambda r: "cheap")
 
 
+def test_hold_order_is_checked_like_keep_order():
+    e = ppg.Engine(6, 2, 8, seed=5)
+    with pytest.raises(ValueError, match="hold_order"):
+        e.start(6, 2, hold_order=G[:5])
+    with pytest.raises(TypeError, match="hold_order"):
+        e.start(6, 2, hold_order=np.array([0.5] * 6))
+    e.start(6, 2, hold_order=G)
+    assert e.train(lambda r: float(r[0, 0]), epochs=3, batch=8)[0] > 3
+
+
 def _twins():
     a, b = ppg.Engine(6, 2, 8, seed=5), ppg.Engine(6, 2, 8, seed=5)
     for e in (a, b):

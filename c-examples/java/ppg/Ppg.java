@@ -136,6 +136,15 @@ public final class Ppg {
           LIB.ppg_engine_keep_order_within_groups(engine), "ppg_engine_keep_order_within_groups");
     }
 
+    /**
+     * Items of the same group keep their input order for a first training run, then are free
+     * for a second run from the best ranking found.
+     */
+    public void holdOrderWithinGroups() {
+      check(
+          LIB.ppg_engine_hold_order_within_groups(engine), "ppg_engine_hold_order_within_groups");
+    }
+
     /** {@code labels[k]} labels the k-th item of the query. */
     public void keepOrderBetween(int[] labels) {
       check(

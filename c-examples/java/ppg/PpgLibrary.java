@@ -156,6 +156,8 @@ public interface PpgLibrary extends Library {
 
   int ppg_engine_keep_order_within_groups(Pointer engine);
 
+  int ppg_engine_hold_order_within_groups(Pointer engine);
+
   int ppg_engine_keep_order_between(Pointer engine, int[] labels, SizeT count);
 
   int ppg_engine_set_sampler(Pointer engine, int sampler);

@@ -259,6 +259,9 @@ public final class PpgTest {
         statusOf(engine::keepOrderWithinGroups) == PpgLibrary.PPG_STATUS_NULL_PARAMETER,
         "closed engine");
     check(
+        statusOf(engine::holdOrderWithinGroups) == PpgLibrary.PPG_STATUS_NULL_PARAMETER,
+        "closed engine, hold");
+    check(
         statusOf(() -> new Engine(PpgLibrary.PPG_METHOD_PPG, 0, 1, 1, 0))
             == PpgLibrary.PPG_STATUS_INVALID_ARGUMENT,
         "zero items");

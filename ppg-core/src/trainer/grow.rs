@@ -70,6 +70,7 @@ pub(crate) fn train<O: Objective + ?Sized>(
         dist.reference.copy_from_slice(before.reference);
         dist.weights.copy_from_slice(before.weights);
         dist.sessions = s;
+        dist.zero_frozen();
         *rng = before.rng.clone();
         // The last stage is exactly the run without growing, the caller's best included;
         // the smaller ones start with none.

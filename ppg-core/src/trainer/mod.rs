@@ -9,10 +9,12 @@
 //! - [`config`]: the recipe ([`TrainConfig`], [`Gradient`]) and its check.
 //! - [`approximate`]: the paper's Eq. 8 step as vector loops.
 //! - [`grow`]: the same loop over a growing number of sessions ([`TrainConfig::grow`]).
+//! - [`hold`]: a run with some pairs held in their order first, then released.
 
 mod approximate;
 mod config;
 pub(crate) mod grow;
+pub(crate) mod hold;
 
 pub use config::{Gradient, TrainConfig};
 
@@ -134,6 +136,27 @@ impl<'a> Trainer<'a> {
     /// The log-probability of each pending ranking.
     pub(crate) fn batch_log_probs(&self) -> &[f64] {
         &self.state.batch_log_prob[..self.state.pending]
+    }
+
+    /// One training call: grown over sessions when `config` says so and there is more than
+    /// one session ([`grow`]), else [`Trainer::train`]. `before` is the state before the call.
+    ///
+    /// # Errors
+    /// As [`Trainer::train`]; the caller undoes the partial run.
+    pub(crate) fn run<O: Objective + ?Sized>(
+        &mut self,
+        dist: &mut Distribution,
+        sampler: &mut Sampler,
+        rng: &mut Rng,
+        objective: &mut O,
+        config: &TrainConfig,
+        before: grow::Before<'_>,
+    ) -> Result<TrainReport, Error> {
+        if config.grow && dist.sessions > 1 {
+            grow::train(self, dist, sampler, rng, objective, config, before)
+        } else {
+            self.train(dist, sampler, rng, objective, config)
+        }
     }
 
     /// Runs a checked `config` to the end or to its patience.

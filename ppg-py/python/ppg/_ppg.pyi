@@ -40,6 +40,7 @@ class Engine:
         sessions: int = 1,
         initial_weight: float = 0.5,
         keep_order: Optional[np.ndarray] = None,
+        hold_order: Optional[np.ndarray] = None,
         forbid: Optional[np.ndarray] = None,
     ) -> None: ...
     @property

@@ -47,24 +47,23 @@ class Engine:
         initial_weight: float = 0.5,
         *,
         keep_order: Any = None,
+        hold_order: Any = None,
         forbid: Any = None,
     ) -> None:
         """Starts a query of ``items`` items in ``sessions`` sessions, every pair at
         ``initial_weight``. ``keep_order`` (a group id per item) keeps the starting order
-        within each group; ``forbid`` lists pairs ``(a, b)`` that never swap."""
-        keep = None
-        if keep_order is not None:
-            keep = np.asarray(keep_order)
-            if keep.dtype.kind not in "iub" or keep.ndim != 1:
-                raise TypeError("keep_order: expected a 1-D array of integer group ids")
-            keep = np.ascontiguousarray(keep, dtype=np.int64)
+        within each group; ``hold_order`` (likewise) keeps it for a first run of each
+        :meth:`train`, then frees it for a second run from the best ranking found;
+        ``forbid`` lists pairs ``(a, b)`` that never swap."""
+        keep = _group_ids(keep_order, "keep_order")
+        hold = _group_ids(hold_order, "hold_order")
         pairs = None
         if forbid is not None:
             pairs = np.asarray(forbid)
             if pairs.size and (pairs.dtype.kind not in "iu" or pairs.ndim != 2 or pairs.shape[1] != 2):
                 raise ValueError("forbid: expected integer pairs, shape (k, 2)")
             pairs = np.ascontiguousarray(pairs, dtype=np.int64).ravel()
-        self._engine.start(items, sessions, float(initial_weight), keep, pairs)
+        self._engine.start(items, sessions, float(initial_weight), keep, hold, pairs)
         self._shape = (sessions, items)
 
     def sample_batch(self, count: int, sampler: str = "uncorrected") -> Tuple[np.ndarray, np.ndarray]:
@@ -122,3 +121,13 @@ class Engine:
         return self._engine.train(
             objective, epochs, batch, float(lr), patience, sampler, gradient, bool(baseline), bool(grow)
         )
+
+
+def _group_ids(groups: Any, name: str) -> Optional[np.ndarray]:
+    """``groups`` as the contiguous int64 array the extension reads (None stays None)."""
+    if groups is None:
+        return None
+    ids = np.asarray(groups)
+    if ids.dtype.kind not in "iub" or ids.ndim != 1:
+        raise TypeError(f"{name}: expected a 1-D array of integer group ids")
+    return np.ascontiguousarray(ids, dtype=np.int64)

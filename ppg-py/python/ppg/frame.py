@@ -16,7 +16,7 @@ SEED_BY = ("index", "qid")
 #: The training and metric keywords, passed through to the extension as one dict.
 RECIPE = (
     "sessions", "intra", "epochs", "batch", "lr", "patience", "sampler", "gradient",
-    "baseline", "grow", "levels", "mix_fairness", "mix_weight", "ndcg_k", "initial_weight",
+    "baseline", "grow", "hold", "levels", "mix_fairness", "mix_weight", "ndcg_k", "initial_weight",
     "rank_start",
 )
 
@@ -43,6 +43,7 @@ def rerank_frame(
     gradient: str = "approximate",
     baseline: bool = False,
     grow: bool = True,
+    hold: bool = True,
     levels: int = 5,
     mix_fairness: str = "eel",
     mix_weight: float = 1.0,
