@@ -53,9 +53,15 @@ fn main() -> ! {
         panic!("deliberate panic (semihosting argument `panic`)");
     }
     if args.split(' ').any(|arg| arg == "train") {
-        // The golden training run alone, for instruction profiles of it.
-        let result = report::trained(&mut ENGINE[..])
-            .and_then(|(ppg, report)| report::print_trained(&mut out, &ppg, &report));
+        // The single-precision training run alone (what firmware runs), for instruction
+        // profiles of it; `train64` is the golden double-precision one.
+        let result = report::trained::<f32>(&mut ENGINE[..])
+            .and_then(|(ppg, report)| report::print_trained(&mut out, "single_", &ppg, &report));
+        exit(result.is_ok());
+    }
+    if args.split(' ').any(|arg| arg == "train64") {
+        let result = report::trained::<f64>(&mut ENGINE[..])
+            .and_then(|(ppg, report)| report::print_trained(&mut out, "", &ppg, &report));
         exit(result.is_ok());
     }
     if args.split(' ').any(|arg| arg == "sample") {
@@ -88,11 +94,19 @@ fn measure(
     let ((), n) = counter.measure(|| count::calibrate(CALIBRATION));
     writeln!(out, "measure calibration_loop_{CALIBRATION} {}", Count(n))?;
 
-    let (trained, n) = counter.measure(|| report::trained(mem));
+    let (trained, n) = counter.measure(|| report::trained::<f64>(mem));
     let (_, report) = trained?;
     writeln!(
         out,
         "measure train_10x4_golden {} epochs {}",
+        Count(n),
+        report.epochs
+    )?;
+    let (trained, n) = counter.measure(|| report::trained::<f32>(mem));
+    let (_, report) = trained?;
+    writeln!(
+        out,
+        "measure train_10x4_single {} epochs {}",
         Count(n),
         report.epochs
     )?;
