@@ -21,6 +21,7 @@ use core::fmt::Write;
 use core::panic::PanicInfo;
 use cortex_m_rt::entry;
 use cortex_m_semihosting::{debug, hio, nr, syscall};
+use ppg_core::objective::Real;
 use ppg_core::{Dims, Ppg, SamplerMode};
 
 /// The shape of the sampling measurement: 4 sessions of 20 items, batch 16.
@@ -94,22 +95,8 @@ fn measure(
     let ((), n) = counter.measure(|| count::calibrate(CALIBRATION));
     writeln!(out, "measure calibration_loop_{CALIBRATION} {}", Count(n))?;
 
-    let (trained, n) = counter.measure(|| report::trained::<f64>(mem));
-    let (_, report) = trained?;
-    writeln!(
-        out,
-        "measure train_10x4_golden {} epochs {}",
-        Count(n),
-        report.epochs
-    )?;
-    let (trained, n) = counter.measure(|| report::trained::<f32>(mem));
-    let (_, report) = trained?;
-    writeln!(
-        out,
-        "measure train_10x4_single {} epochs {}",
-        Count(n),
-        report.epochs
-    )?;
+    train::<f64>(out, counter, mem, "golden")?;
+    train::<f32>(out, counter, mem, "single")?;
 
     let mut ppg = engine_4x20(mem)?;
     let mut ranking = [0u16; 80];
@@ -130,6 +117,19 @@ fn measure(
         let bytes = Ppg::bytes(Dims::new(items, sessions, batch));
         writeln!(out, "measure bytes_{items}x{sessions}x{batch} {bytes}")?;
     }
+    Ok(())
+}
+
+/// Counts the golden training run with EEL in `F` and prints it as `train_10x4_{name}`.
+fn train<F: Real>(
+    out: &mut impl Write,
+    counter: &mut count::Counter,
+    mem: &mut [u8],
+    name: &str,
+) -> Result<(), report::Failure> {
+    let (trained, n) = counter.measure(|| report::trained::<F>(mem));
+    let (_, report) = trained?;
+    writeln!(out, "measure train_10x4_{name} {} epochs {}", Count(n), report.epochs)?;
     Ok(())
 }
 
