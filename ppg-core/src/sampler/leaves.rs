@@ -12,8 +12,8 @@
 //!
 //! A leaf's uniform has 32 bits, like the merges' uniforms. The probabilities are single
 //! precision (the Cortex-M4F's FPU has no double precision, and a draw needs no more), the
-//! bounds are their running sums scaled to `2^32` and rounded down: each order's
-//! probability is realised to within about `2^-24` of the leaf's total, and an order of
+//! bounds are their running sums scaled to `2^32` and rounded to a multiple of `2^9`: each
+//! order's probability is realised to within `2^-23` of the leaf's total, and an order of
 //! probability 0 (an empty interval) is never drawn.
 //!
 //! It stays whole (over 400 lines): the order numbering, the table build and the draw share
@@ -294,12 +294,17 @@ pub(crate) fn build(spans: &[[u16; 2]], w: ByPosition, tables: &mut Tables) {
             *c = sum;
         }
         let bounds = &mut tables.bounds[k];
-        // The last possible order ends at 2^32, held to `u32::MAX`, whatever the rounding
-        // of the sum; so do the impossible orders after it, whose sums equal its own. The
-        // cast saturates and rounds down.
-        let scale = 4_294_967_296.0 / sum;
+        // A sum of single-precision values has 24 significant bits, so the bounds are
+        // multiples of 2^9: `k << 9`, `k` the sum scaled to 2^23 and rounded to an integer
+        // by adding 2^23 (whose ulp is 1) and reading the bits, vector code on x86 and the
+        // M4F alike (a float to `u32` conversion is neither on x86). The last possible order
+        // ends at 2^32, held to `u32::MAX`, whatever the rounding of the sum; so do the
+        // impossible orders after it, whose sums equal its own.
+        const TWO_23: f32 = 8_388_608.0;
+        let scale = TWO_23 / sum;
         for (&c, b) in sums[..count].iter().zip(bounds.iter_mut()) {
-            *b = if c < sum { (c * scale) as u32 } else { u32::MAX };
+            let k = ((c * scale + TWO_23).to_bits() - TWO_23.to_bits()).min((1 << 23) - 1);
+            *b = if c < sum { k << 9 } else { u32::MAX };
         }
         bounds[count..].fill(u32::MAX);
     }
