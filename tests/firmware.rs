@@ -256,9 +256,12 @@ fn c_image_prints_what_the_host_program_prints() {
     ] {
         assert!(target.contains(&expected), "C image: no `{expected}` line");
     }
-    // The C API's samples and trained result are the Rust API's (ids are positions).
+    // The C API's samples and trained result are the Rust API's (ids are positions). The
+    // C API's built-in EEL adds up in double precision: the Rust image's `single_` run has
+    // no C counterpart.
     let golden = host_golden();
-    for line in golden.lines().filter(|l| !l.starts_with("rng ")) {
+    let shared = |l: &&str| !l.starts_with("rng ") && !l.starts_with("single_");
+    for line in golden.lines().filter(shared) {
         assert!(
             target.contains(&line),
             "C image: `{line}` of the Rust golden run is missing"

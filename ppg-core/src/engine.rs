@@ -267,8 +267,10 @@ impl<'a> Ppg<'a> {
         self.trainer.best(self.dist.n * self.dist.sessions)
     }
 
-    /// Draws one multi-session ranking into `out` and returns its exact log-probability
-    /// under the sampler that drew it.
+    /// Draws one multi-session ranking into `out` and returns its log-probability under
+    /// the sampler that drew it: exact for the corrected sampler; the uncorrected one
+    /// draws in single precision, and its value is within `1e-6` per item and session of
+    /// [`Ppg::log_prob`]'s double-precision one.
     ///
     /// # Errors
     /// [`Error::Empty`] before [`Ppg::start`], [`Error::LengthMismatch`] unless
@@ -418,7 +420,7 @@ impl<'a> Ppg<'a> {
         self.trainer.batch(self.dist.n * self.dist.sessions)
     }
 
-    /// The exact log-probability of each ranking of the pending batch.
+    /// The log-probability of each ranking of the pending batch, as [`Ppg::sample`] gives it.
     pub fn batch_log_probs(&self) -> &[f64] {
         self.trainer.batch_log_probs()
     }

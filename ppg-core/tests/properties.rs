@@ -114,6 +114,19 @@ fn mode(c: &Case) -> SamplerMode {
     }
 }
 
+/// How far a sample's own log-probability may be from the double-precision replay. The
+/// corrected sampler draws in double precision. The uncorrected one draws in single
+/// precision (the Cortex-M4F's FPU has no double): each decision's probability is a product
+/// of at most a few single-precision factors, off by about `2^-22` relative, and a session
+/// of `n` items takes fewer than `n log2 n` decisions; `1e-6` per item and session bounds it
+/// and is still far below what a stale copy of the weights gives (0.01 and more).
+fn tolerance(mode: SamplerMode, c: &Case) -> f64 {
+    match mode {
+        SamplerMode::Corrected => 1e-9,
+        SamplerMode::Uncorrected => 1e-6 * (c.n * c.sessions) as f64,
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(256))]
 
@@ -129,7 +142,7 @@ proptest! {
             prop_assert!(log_p <= 1e-12 && log_p.is_finite());
             check_ranking(&out, &c, &fixed)?;
             let replayed = ppg.log_prob(mode(&c), &out).unwrap();
-            prop_assert!((replayed - log_p).abs() < 1e-9);
+            prop_assert!((replayed - log_p).abs() < tolerance(mode(&c), &c));
         }
     }
 
@@ -166,7 +179,7 @@ proptest! {
         let mut out = vec![0u16; n * c.sessions];
         let log_p = ppg.sample(SamplerMode::Uncorrected, &mut out).unwrap();
         let replayed = ppg.log_prob(SamplerMode::Uncorrected, &out).unwrap();
-        prop_assert!((replayed - log_p).abs() < 1e-9);
+        prop_assert!((replayed - log_p).abs() < tolerance(SamplerMode::Uncorrected, &c));
         // Fails in the second epoch, after a step has moved the weights.
         let mut calls = 0;
         let mut failing = |r: &[u16], _: usize| {
@@ -176,6 +189,6 @@ proptest! {
         prop_assert!(ppg.train(&mut failing, &config).is_err());
         let log_p = ppg.sample(SamplerMode::Uncorrected, &mut out).unwrap();
         let replayed = ppg.log_prob(SamplerMode::Uncorrected, &out).unwrap();
-        prop_assert!((replayed - log_p).abs() < 1e-9);
+        prop_assert!((replayed - log_p).abs() < tolerance(SamplerMode::Uncorrected, &c));
     }
 }

@@ -86,7 +86,13 @@ fn frequencies_of_200000_samples_match_the_exact_probabilities() {
             for _ in 0..draws {
                 let log_p = ppg.sample(mode, &mut out).unwrap();
                 let k = perms.iter().position(|p| *p == out).unwrap();
-                assert!((log_p - probs[k].ln()).abs() < 1e-9);
+                // The uncorrected sampler draws in single precision (tests/properties.rs,
+                // `tolerance`): its own log-probability is within 1e-6 per item of the replay.
+                let tolerance = match mode {
+                    SamplerMode::Corrected => 1e-9,
+                    SamplerMode::Uncorrected => 1e-6 * n as f64,
+                };
+                assert!((log_p - probs[k].ln()).abs() < tolerance);
                 counts[k] += 1;
             }
             let stat = chi_square(&counts, &probs, draws);

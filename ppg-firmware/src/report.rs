@@ -3,7 +3,7 @@
 //! file on the host and compares its lines with the image's, value by value.
 
 use core::fmt::{self, Write};
-use ppg_core::objective::{exposure, Eel, RankStart};
+use ppg_core::objective::{exposure, Eel, RankStart, Real};
 use ppg_core::{Dims, Ppg, Rng, SamplerMode, TrainConfig, TrainReport};
 
 /// The shape of the golden first samples: 8 items, 2 sessions, batch 1.
@@ -87,17 +87,23 @@ pub fn golden(out: &mut impl Write, mem: &mut [u8]) -> Result<(), Failure> {
         }
     }
 
-    let (ppg, report) = trained(mem)?;
-    print_trained(out, &ppg, &report)
+    let (ppg, report) = trained::<f64>(mem)?;
+    print_trained(out, "", &ppg, &report)?;
+    let (ppg, report) = trained::<f32>(mem)?;
+    print_trained(out, "single_", &ppg, &report)
 }
 
 /// The golden training run: the 10 x 4 EEL query with the intra-group constraint,
-/// trained with the reference recipe in `mem` (at least [`BYTES`] long).
-pub fn trained(mem: &mut [u8]) -> Result<(Ppg<'_>, TrainReport), Failure> {
+/// trained with the reference recipe in `mem` (at least [`BYTES`] long), EEL adding its
+/// exposures up in `F`: `f64` is the golden value of ppg-core/tests/golden.rs, `f32` what
+/// firmware on a single-precision FPU runs (no software double routine in the loop's
+/// sampling and cost).
+pub fn trained<F: Real>(mem: &mut [u8]) -> Result<(Ppg<'_>, TrainReport), Failure> {
     let utility = [4.0, 4.0, 3.0, 3.0, 2.0, 1.0, 1.0, 0.0, 0.0, 0.0];
     let group = [0u8, 0, 0, 1, 0, 0, 1, 1, 0, 1];
     let mut table = [0f64; 10];
     exposure::fill(RankStart::One, &mut table);
+    let table = table.map(F::from_f64);
     let mut eel = Eel::new(&utility, &group, 5, &table)?;
     let mut ppg = Ppg::new(mem, TRAIN_DIMS, SEED)?;
     ppg.start(10, 4, 0.5)?;
@@ -106,16 +112,26 @@ pub fn trained(mem: &mut [u8]) -> Result<(Ppg<'_>, TrainReport), Failure> {
     Ok((ppg, report))
 }
 
-/// Prints the trained result: the report's fields, the best ranking, the cost bits.
-pub fn print_trained(out: &mut impl Write, ppg: &Ppg, report: &TrainReport) -> Result<(), Failure> {
-    line(out, "epochs", &[report.epochs])?;
-    line(out, "samples", &[report.samples])?;
+/// Prints the trained result, each key after `prefix`: the report's fields, the best
+/// ranking, the cost bits.
+pub fn print_trained(
+    out: &mut impl Write,
+    prefix: &str,
+    ppg: &Ppg,
+    report: &TrainReport,
+) -> Result<(), Failure> {
+    fn keyed<T: fmt::Display>(out: &mut impl Write, prefix: &str, key: &str, values: &[T]) -> fmt::Result {
+        out.write_str(prefix)?;
+        line(out, key, values)
+    }
+    keyed(out, prefix, "epochs", &[report.epochs])?;
+    keyed(out, prefix, "samples", &[report.samples])?;
     // -1: no new best in this run, as the C API's `best_epoch`.
     let best_epoch = report.best_epoch.map_or(-1, i64::from);
-    line(out, "best_epoch", &[best_epoch])?;
-    line(out, "best_cost_bits", &[report.best_cost.to_bits()])?;
+    keyed(out, prefix, "best_epoch", &[best_epoch])?;
+    keyed(out, prefix, "best_cost_bits", &[report.best_cost.to_bits()])?;
     let (best, cost) = ppg.best().ok_or(Failure::NoBest)?;
-    line(out, "best", best)?;
-    line(out, "cost_bits", &[cost.to_bits()])?;
+    keyed(out, prefix, "best", best)?;
+    keyed(out, prefix, "cost_bits", &[cost.to_bits()])?;
     Ok(())
 }

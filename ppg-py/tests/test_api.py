@@ -173,8 +173,10 @@ def test_engine_log_probabilities_sum_to_one_over_all_rankings():
     assert engine.log_prob(np.array([3, 1, 2, 0])) == -math.inf
     batch, log_probs = engine.sample_batch(4)
     assert batch.shape == (4, 1, 4)
+    # The uncorrected sampler draws in single precision: a sample's own log-probability is
+    # within 1e-6 per item of the double-precision replay (ppg-core/tests/properties.rs).
     for ranking, lp in zip(batch, log_probs):
-        assert math.isclose(engine.log_prob(ranking), lp, rel_tol=1e-12)
+        assert math.isclose(engine.log_prob(ranking), lp, rel_tol=0, abs_tol=4e-6)
 
 
 def test_engine_learns_from_the_callers_costs():

@@ -3,6 +3,7 @@
 //! A cost is evaluated about a million times per second during training, so no metric
 //! calls `log2` while scoring: each borrows a table filled once here.
 
+use super::Real;
 use crate::Error;
 
 /// Where the rank count starts in `1 / log2(r + 2)`.
@@ -75,12 +76,12 @@ impl<const N: usize> AsRef<[f64]> for ExposureTable<N> {
 
 /// The first `needed` entries of a caller's table, checked once so that scoring can trust
 /// them: a NaN here would poison every cost, a negative exposure makes no sense.
-pub(crate) fn checked_prefix(table: &[f64], needed: usize) -> Result<&[f64], Error> {
+pub(crate) fn checked_prefix<F: Real>(table: &[F], needed: usize) -> Result<&[F], Error> {
     let prefix = table.get(..needed).ok_or(Error::LengthMismatch {
         expected: needed,
         found: table.len(),
     })?;
-    for (index, &value) in prefix.iter().enumerate() {
+    for (index, value) in prefix.iter().map(|v| v.to_f64()).enumerate() {
         if !value.is_finite() {
             return Err(Error::NotFinite { index });
         }

@@ -8,12 +8,14 @@ mod eel;
 pub mod exposure;
 mod mix;
 mod ndcg;
+mod real;
 
 pub use dtr::Dtr;
 pub use eel::{Eel, MAX_LEVELS};
 pub use exposure::{ExposureTable, RankStart};
 pub use mix::Mix;
 pub use ndcg::Ndcg;
+pub use real::Real;
 
 /// The most fairness groups a metric tells apart: group ids are `0..MAX_GROUPS`.
 pub const MAX_GROUPS: usize = 16;

@@ -10,10 +10,11 @@
 //! the outcome has exactly the merge sampler's distribution: a leaf's order is independent
 //! of every other leaf and of what happens above it.
 //!
-//! A leaf's uniform has 32 bits, like the merges' uniforms, and the bounds are its interval
-//! ends rounded to the nearest integer: each order's probability is realised to within
-//! `2^-32` (plus the `1e-15` or so by which the computed probabilities miss summing to 1),
-//! and an order of probability 0 (an empty interval) is never drawn.
+//! A leaf's uniform has 32 bits, like the merges' uniforms. The probabilities are single
+//! precision (the Cortex-M4F's FPU has no double precision, and a draw needs no more), the
+//! bounds are their running sums scaled to `2^32` and rounded to a multiple of `2^9`: each
+//! order's probability is realised to within `2^-23` of the leaf's total, and an order of
+//! probability 0 (an empty interval) is never drawn.
 //!
 //! It stays whole (over 400 lines): the order numbering, the table build and the draw share
 //! the same compile-time tables and must agree to the bit; a third of it is their tests.
@@ -91,7 +92,7 @@ pub(crate) struct Tables<'a> {
     /// held to `u32::MAX`, which is also every entry past the last order: a draw's key is
     /// below it, so that a fixed-length search never stops there.
     pub bounds: &'a mut [[u32; SEARCH]],
-    pub probs: &'a mut [[f64; OUTCOMES]],
+    pub probs: &'a mut [[f32; OUTCOMES]],
 }
 
 impl Tables<'_> {
@@ -185,7 +186,7 @@ const fn orders_table() -> [[u16; PADDED]; ALL_ORDERS] {
 
 /// Probabilities of the orders of the `m <= 5` positions from `lo` under the uncorrected
 /// merge sampler, in `ORDERS` sequence, into `out`.
-fn orders(lo: usize, m: usize, w: ByPosition, out: &mut [f64]) {
+fn orders(lo: usize, m: usize, w: ByPosition, out: &mut [f32]) {
     match m {
         2 => merge_probs::<1, 1>(lo, w, out),
         3 => merge_probs::<1, 2>(lo, w, out),
@@ -197,18 +198,18 @@ fn orders(lo: usize, m: usize, w: ByPosition, out: &mut [f64]) {
 
 /// [`orders`] of a leaf that splits into `NT` top and `NB` bottom positions.
 #[inline(always)]
-fn merge_probs<const NT: usize, const NB: usize>(lo: usize, w: ByPosition, out: &mut [f64]) {
+fn merge_probs<const NT: usize, const NB: usize>(lo: usize, w: ByPosition, out: &mut [f32]) {
     // A half of a leaf has at most 3 positions: 6 orders.
     let (mut top, mut bottom) = ([0.0; 6], [0.0; 6]);
     orders(lo, NT, w, &mut top);
     orders(lo + NT, NB, w, &mut bottom);
     // The weights across the halves, read once: `across[x][y]` for the top half's
     // position `lo + x` and the bottom half's `lo + NT + y`.
-    let mut across = [[0.0f64; 3]; 2];
+    let mut across = [[0.0f32; 3]; 2];
     for (x, row) in across.iter_mut().enumerate().take(NT) {
         let start = w.rows[lo + x];
         for (y, p) in row.iter_mut().enumerate().take(NB) {
-            *p = f64::from(w.w[start.wrapping_add((lo + NT + y) as u32) as usize]);
+            *p = w.w[start.wrapping_add((lo + NT + y) as u32) as usize];
         }
     }
     let count = const { binomial(NT + NB, NT) };
@@ -220,8 +221,8 @@ fn merge_probs<const NT: usize, const NB: usize>(lo: usize, w: ByPosition, out: 
             let bottom_order = order(NB, b);
             // Top item t stops before bottom item i (`stop[t][i]`) after passing all
             // before it (`reach[t][i]`); `stop[t][NB]` is passing them all.
-            let mut reach = [[1.0f64; 4]; 2];
-            let mut stop = [[1.0f64; 4]; 2];
+            let mut reach = [[1.0f32; 4]; 2];
+            let mut stop = [[1.0f32; 4]; 2];
             for t in 0..NT {
                 let weights = &across[usize::from(top_order[t])];
                 for i in 0..NB {
@@ -233,7 +234,7 @@ fn merge_probs<const NT: usize, const NB: usize>(lo: usize, w: ByPosition, out: 
             }
             // Factors of top item 0 (when there are 2): stopping before bottom item i is
             // `g[i]`, passing as far as top item 1 (k items) is `g[4 + k]`; `g[8]` is 1.
-            let mut g = [1.0f64; 9];
+            let mut g = [1.0f32; 9];
             if NT == 2 {
                 g[..NB].copy_from_slice(&stop[0][..NB]);
                 g[4..=4 + NB].copy_from_slice(&reach[0][..=NB]);
@@ -286,24 +287,24 @@ pub(crate) fn build(spans: &[[u16; 2]], w: ByPosition, tables: &mut Tables) {
         let probs = &mut tables.probs[k];
         orders(usize::from(lo), usize::from(hi - lo), w, probs);
         // The sums first, then the bounds in a loop of their own, which is vector code.
-        let mut sums = [0.0f64; OUTCOMES];
+        let mut sums = [0.0f32; OUTCOMES];
         let mut sum = 0.0;
         for (&p, c) in probs[..count].iter().zip(sums.iter_mut()) {
             sum += p;
             *c = sum;
         }
         let bounds = &mut tables.bounds[k];
+        // A sum of single-precision values has 24 significant bits, so the bounds are
+        // multiples of 2^9: `k << 9`, `k` the sum scaled to 2^23 and rounded to an integer
+        // by adding 2^23 (whose ulp is 1) and reading the bits, vector code on x86 and the
+        // M4F alike (a float to `u32` conversion is neither on x86). The last possible order
+        // ends at 2^32, held to `u32::MAX`, whatever the rounding of the sum; so do the
+        // impossible orders after it, whose sums equal its own.
+        const TWO_23: f32 = 8_388_608.0;
+        let scale = TWO_23 / sum;
         for (&c, b) in sums[..count].iter().zip(bounds.iter_mut()) {
-            // The last possible order ends at 2^32 up to rounding, held to `u32::MAX`. Adding
-            // 2^52 rounds to an integer in the low mantissa bits, in fewer instructions than
-            // a saturating cast.
-            let x = c * 4_294_967_296.0;
-            let x = if x < 4_294_967_295.0 {
-                x
-            } else {
-                4_294_967_295.0
-            };
-            *b = (x + 4_503_599_627_370_496.0).to_bits() as u32;
+            let k = ((c * scale + TWO_23).to_bits() - TWO_23.to_bits()).min((1 << 23) - 1);
+            *b = if c < sum { k << 9 } else { u32::MAX };
         }
         bounds[count..].fill(u32::MAX);
     }
@@ -341,7 +342,7 @@ pub(crate) fn draw<const TRACK: bool>(
         *slot = position + lo;
     }
     if TRACK {
-        log.times(tables.probs[k][i]);
+        log.times_single(tables.probs[k][i]);
     }
 }
 
@@ -411,13 +412,16 @@ mod tests {
         let (mut total, mut zero) = (0.0, 0);
         for i in 0..FACTORIAL[n] {
             let order = order(n, i);
-            let p = ppg.sampler.leaf_tables.probs[0][i];
+            let p = f64::from(ppg.sampler.leaf_tables.probs[0][i]);
             let replayed = ppg.log_prob(SamplerMode::Uncorrected, &order[..n]).unwrap();
-            assert!((libm::log(p) - replayed).abs() < 1e-12 || p == 0.0 && replayed.is_infinite());
+            // The table is single precision: a leaf's probability is a product of at most 10
+            // factors, each rounded to 2^-24 relative, so its log is within 1e-5 of the
+            // double-precision replay.
+            assert!((libm::log(p) - replayed).abs() < 1e-5 || p == 0.0 && replayed.is_infinite());
             total += p;
             zero += usize::from(p == 0.0);
         }
-        assert!((total - 1.0).abs() < 1e-12);
+        assert!((total - 1.0).abs() < 1e-5);
         // The forbidden pair: half of the orders put 4 before 0.
         assert_eq!(zero, 60);
     }

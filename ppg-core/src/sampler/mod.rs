@@ -92,7 +92,7 @@ impl<'a> Sampler<'a> {
             region_bytes::<[u16; 2]>(leaves::leaves_for(n)),
             region_bytes::<f32>(pairs),
             region_bytes::<[u32; leaves::SEARCH]>(leaves),
-            region_bytes::<[f64; leaves::OUTCOMES]>(leaves),
+            region_bytes::<[f32; leaves::OUTCOMES]>(leaves),
             region_bytes::<u16>(nt),
             region_bytes::<u16>(nt),
             region_bytes::<f64>((nt + 1).saturating_mul(nb)),

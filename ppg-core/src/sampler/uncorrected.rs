@@ -26,7 +26,7 @@ use super::log_prob::LogProb;
 use crate::pairs::ByPosition;
 use crate::Rng;
 
-const SCALE: f64 = 1.0 / 4_294_967_296.0;
+const SCALE: f32 = 1.0 / 4_294_967_296.0;
 
 /// Uniforms one block of `n` items can need: one per leaf (at most `n / 2 + 1`), and its
 /// merges have at most `n / 2` top items per level.
@@ -165,20 +165,20 @@ fn merge_small<const TRACK: bool, const NT: usize, const NB: usize>(
     let mut bound = NB;
     for t in (0..NT).rev() {
         let row = w.rows[usize::from(top[t])];
-        let u = f64::from(u[t]) * SCALE;
-        let mut weight = [0.0f64; NB];
-        let mut reach = [1.0f64; 5];
+        let u = u[t] as f32 * SCALE;
+        let mut weight = [0.0f32; NB];
+        let mut reach = [1.0f32; 5];
         let mut free = 0;
         for i in 0..NB {
-            weight[i] = f64::from(w.w[row.wrapping_add(u32::from(bottom[i])) as usize]);
+            weight[i] = w.w[row.wrapping_add(u32::from(bottom[i])) as usize];
             reach[i + 1] = reach[i] * weight[i];
             free += usize::from(u < reach[i + 1]);
         }
         let k = free.min(bound);
         if TRACK {
             // Stopping below the bound is a negative decision on bottom item k.
-            let stopped = f64::from(u8::from(k < bound));
-            log.times(reach[k] * (1.0 - stopped * weight[k.min(NB - 1)]));
+            let stopped = f32::from(u8::from(k < bound));
+            log.times_single(reach[k] * (1.0 - stopped * weight[k.min(NB - 1)]));
         }
         counts[t] = k;
         bound = k;
@@ -216,12 +216,12 @@ fn merge_any<const TRACK: bool>(
         // has a variable length and becomes a call to memcpy.
         moved[t] = part[t];
         let row = w.rows[usize::from(moved[t])];
-        let ut = f64::from(u[t]) * SCALE;
+        let ut = u[t] as f32 * SCALE;
         let mut reach = 1.0;
         let mut fail = 1.0;
         let mut k = 0;
         while k < bound {
-            let wk = f64::from(w.w[row.wrapping_add(u32::from(part[nt + k])) as usize]);
+            let wk = w.w[row.wrapping_add(u32::from(part[nt + k])) as usize];
             if ut < reach * wk {
                 reach *= wk;
                 k += 1;
@@ -231,7 +231,7 @@ fn merge_any<const TRACK: bool>(
             }
         }
         if TRACK {
-            log.times(reach * fail);
+            log.times_single(reach * fail);
         }
         counts[t] = k as u16;
         bound = k;

@@ -68,7 +68,8 @@ class Engine:
 
     def sample_batch(self, count: int, sampler: str = "uncorrected") -> Tuple[np.ndarray, np.ndarray]:
         """Draws ``count`` rankings: a ``(count, sessions, items)`` array and each one's
-        exact log-probability. They wait for :meth:`update`."""
+        log-probability (within 1e-6 per item and session of :meth:`log_prob` for the
+        uncorrected sampler, which draws in single precision). They wait for :meth:`update`."""
         ids, log_probs = self._engine.sample_batch(count, sampler)
         return ids.reshape(count, *self._shape), log_probs
 

@@ -1,0 +1,62 @@
+//! The floating-point type a metric adds its exposures up in: `f64`, the default and what
+//! the paper's tables use, or `f32` for a single-precision FPU such as the Cortex-M4F's,
+//! where every `f64` operation is a software routine of 30 to 130 instructions.
+//!
+//! A sealed trait of the few operations the metrics need, written here rather than taken
+//! from a numeric-traits crate: the core's dependencies are the design card's.
+
+use core::ops::{Add, AddAssign, Div, Mul, Sub};
+
+mod sealed {
+    pub trait Sealed {}
+    impl Sealed for f32 {}
+    impl Sealed for f64 {}
+}
+
+/// `f32` or `f64`.
+pub trait Real:
+    sealed::Sealed
+    + Copy
+    + PartialOrd
+    + Add<Output = Self>
+    + AddAssign
+    + Sub<Output = Self>
+    + Mul<Output = Self>
+    + Div<Output = Self>
+    + core::fmt::Debug
+{
+    /// 0.
+    const ZERO: Self;
+    /// `x`, rounded to the nearest value of this type.
+    fn from_f64(x: f64) -> Self;
+    /// The value as an `f64`, exactly.
+    fn to_f64(self) -> f64;
+    /// `n`, rounded to the nearest value of this type (without passing through `f64`).
+    fn from_count(n: usize) -> Self;
+}
+
+impl Real for f32 {
+    const ZERO: Self = 0.0;
+    fn from_f64(x: f64) -> Self {
+        x as f32
+    }
+    fn to_f64(self) -> f64 {
+        f64::from(self)
+    }
+    fn from_count(n: usize) -> Self {
+        n as f32
+    }
+}
+
+impl Real for f64 {
+    const ZERO: Self = 0.0;
+    fn from_f64(x: f64) -> Self {
+        x
+    }
+    fn to_f64(self) -> f64 {
+        self
+    }
+    fn from_count(n: usize) -> Self {
+        n as f64
+    }
+}
