@@ -163,7 +163,11 @@ impl<'a> Distribution<'a> {
 
     /// Marks every unfrozen pair whose two labels are equal (`same`) or differ (`!same`) as
     /// held for the first part of each training run.
-    pub(crate) fn hold_where<G: PartialEq>(&mut self, groups: &[G], same: bool) -> Result<(), Error> {
+    pub(crate) fn hold_where<G: PartialEq>(
+        &mut self,
+        groups: &[G],
+        same: bool,
+    ) -> Result<(), Error> {
         self.for_pairs_where(groups, same, |d, pair| {
             if !d.frozen.get(pair) {
                 d.held.set(pair);

@@ -46,6 +46,8 @@ enum Order {
     Held,
 }
 
+// The test's whole set-up, spelled out at each call: a struct for it would only rename it.
+#[allow(clippy::too_many_arguments)]
 fn train(
     mem: &mut [u8],
     dims: Dims,
@@ -90,7 +92,9 @@ fn held_is_the_kept_run_then_better() {
                     last_of_group_one(&group)(r, s)
                 };
                 let mut mem = memory(dims);
-                let (report, best) = train(&mut mem, dims, seed, &group, sessions, order, &mut cost, &config);
+                let (report, best) = train(
+                    &mut mem, dims, seed, &group, sessions, order, &mut cost, &config,
+                );
                 assert_eq!(report.samples as usize, seen.len());
                 calls.push(seen);
                 results.push((report, best));
@@ -99,7 +103,10 @@ fn held_is_the_kept_run_then_better() {
             let tag = format!("seed {seed}, {sessions} sessions, grow {grow}");
             assert!(kept.best_cost >= floor, "{tag}: {kept:?}");
             let first_difference = calls[0].iter().zip(&calls[1]).position(|(a, b)| a != b);
-            assert_eq!(first_difference, None, "{tag}: the first part is the kept run");
+            assert_eq!(
+                first_difference, None,
+                "{tag}: the first part is the kept run"
+            );
             assert!(held.samples > kept.samples, "{tag}");
             assert!(held.best_cost <= kept.best_cost, "{tag}: {kept:?} {held:?}");
             below += usize::from(held.best_cost < floor);
@@ -151,7 +158,13 @@ fn held_pairs_are_free_between_runs_and_forgotten_by_start() {
 }
 
 /// An engine of seed 6 with the query started, the order imposed and a batch pending.
-fn prepared<'m>(mem: &'m mut [u8], dims: Dims, group: &[u8], sessions: usize, order: Order) -> Ppg<'m> {
+fn prepared<'m>(
+    mem: &'m mut [u8],
+    dims: Dims,
+    group: &[u8],
+    sessions: usize,
+    order: Order,
+) -> Ppg<'m> {
     let mut ppg = Ppg::new(mem, dims, 6).unwrap();
     ppg.start(group.len(), sessions, 0.5).unwrap();
     match order {
@@ -214,8 +227,12 @@ fn an_objective_failing_in_either_part_changes_nothing() {
                     }
                 }
             }
-            let a = spoiled.train(&mut last_of_group_one(&group), &config).unwrap();
-            let b = clean.train(&mut last_of_group_one(&group), &config).unwrap();
+            let a = spoiled
+                .train(&mut last_of_group_one(&group), &config)
+                .unwrap();
+            let b = clean
+                .train(&mut last_of_group_one(&group), &config)
+                .unwrap();
             assert_eq!(a, b, "{tag}");
             assert_eq!(spoiled.best(), clean.best(), "{tag}");
         }

@@ -232,12 +232,15 @@ fn hold_order_within_groups_trains_held_then_free() {
         score_input: true,
         ..defaults
     };
-    let [kept, held] = [ppg_engine_keep_order_within_groups, ppg_engine_hold_order_within_groups]
-        .map(|constrain| {
-            let (_block, e) = ppg_with_query();
-            assert_eq!(unsafe { constrain(e) }, ppg_status::Ok);
-            train_counting(e, &config)
-        });
+    let [kept, held] = [
+        ppg_engine_keep_order_within_groups,
+        ppg_engine_hold_order_within_groups,
+    ]
+    .map(|constrain| {
+        let (_block, e) = ppg_with_query();
+        assert_eq!(unsafe { constrain(e) }, ppg_status::Ok);
+        train_counting(e, &config)
+    });
     assert_eq!(kept.best_cost, 2.0, "{kept:?}");
     assert!(held.best_cost < kept.best_cost, "{kept:?} {held:?}");
     assert!(held.samples > kept.samples, "{kept:?} {held:?}");

@@ -129,7 +129,12 @@ fn train<F: Real>(
 ) -> Result<(), report::Failure> {
     let (trained, n) = counter.measure(|| report::trained::<F>(mem));
     let (_, report) = trained?;
-    writeln!(out, "measure train_10x4_{name} {} epochs {}", Count(n), report.epochs)?;
+    writeln!(
+        out,
+        "measure train_10x4_{name} {} epochs {}",
+        Count(n),
+        report.epochs
+    )?;
     Ok(())
 }
 

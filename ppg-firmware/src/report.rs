@@ -120,7 +120,12 @@ pub fn print_trained(
     ppg: &Ppg,
     report: &TrainReport,
 ) -> Result<(), Failure> {
-    fn keyed<T: fmt::Display>(out: &mut impl Write, prefix: &str, key: &str, values: &[T]) -> fmt::Result {
+    fn keyed<T: fmt::Display>(
+        out: &mut impl Write,
+        prefix: &str,
+        key: &str,
+        values: &[T],
+    ) -> fmt::Result {
         out.write_str(prefix)?;
         line(out, key, values)
     }

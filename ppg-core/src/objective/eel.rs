@@ -409,13 +409,17 @@ mod tests {
             let single: std::vec::Vec<f32> = t.as_slice().iter().map(|&e| e as f32).collect();
             let double = Eel::new(&utility, &group, 5, t.as_slice()).unwrap();
             let narrow = Eel::<f32>::new(&utility, &group, 5, &single).unwrap();
-            let mut ranking: std::vec::Vec<u16> = (0..n as u16).cycle().take(n * sessions).collect();
+            let mut ranking: std::vec::Vec<u16> =
+                (0..n as u16).cycle().take(n * sessions).collect();
             for block in ranking.chunks_exact_mut(n) {
                 for k in (1..n).rev() {
                     block.swap(k, (rng.next_u64() % (k as u64 + 1)) as usize);
                 }
             }
-            let (a, b) = (double.value(&ranking, sessions), narrow.value(&ranking, sessions));
+            let (a, b) = (
+                double.value(&ranking, sessions),
+                narrow.value(&ranking, sessions),
+            );
             worst = worst.max((a - b).abs());
         }
         assert!(worst < 1e-5, "{worst}");

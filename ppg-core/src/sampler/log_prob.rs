@@ -78,13 +78,24 @@ mod tests {
         let mut rng = crate::Rng::new(5);
         let (mut single, mut double, mut want) = (LogProb::new(), LogProb::new(), 0.0);
         for k in 0..3000 {
-            let p = if k == 500 { 1e-40 } else { 0.05 + 0.95 * rng.unit_f64() as f32 };
+            let p = if k == 500 {
+                1e-40
+            } else {
+                0.05 + 0.95 * rng.unit_f64() as f32
+            };
             single.times_single(p);
             double.times(f64::from(p));
             want += libm::log(f64::from(p));
         }
-        assert!(want < -800.0, "{want}: far below what an f32 or f64 product holds");
-        assert!((single.value() - want).abs() < 3e3 * 6e-8, "{} {want}", single.value());
+        assert!(
+            want < -800.0,
+            "{want}: far below what an f32 or f64 product holds"
+        );
+        assert!(
+            (single.value() - want).abs() < 3e3 * 6e-8,
+            "{} {want}",
+            single.value()
+        );
         assert!((double.value() - want).abs() < 1e-9 * -want);
     }
 }
