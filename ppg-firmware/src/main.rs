@@ -28,6 +28,20 @@ use ppg_core::{Dims, Ppg, SamplerMode};
 const SAMPLE_4X20: Dims = Dims::new(20, 4, 16);
 /// One buffer serves every engine of this image, one after the other.
 const ENGINE_BYTES: usize = max(report::BYTES, Ppg::bytes(SAMPLE_4X20));
+/// Engine shapes whose RAM is reported, with `Ppg::bytes` of each, evaluated when
+/// compiling (as a firmware author's buffer is): the image holds no copy of its code.
+const SHAPES: [(Dims, usize); 4] = {
+    const fn shape(items: usize, sessions: usize, batch: usize) -> (Dims, usize) {
+        let dims = Dims::new(items, sessions, batch);
+        (dims, Ppg::bytes(dims))
+    }
+    [
+        shape(10, 4, 16),
+        shape(20, 4, 16),
+        shape(20, 1, 16),
+        shape(50, 1, 16),
+    ]
+};
 /// Samples whose mean instruction count is reported.
 const SAMPLES: u32 = 64;
 /// Iterations of the calibration loop.
@@ -49,23 +63,26 @@ fn main() -> ! {
 
     let mut out = hio::hstdout().unwrap_or_else(|()| exit(false));
     let mut cmdline = [0u8; 64];
-    let args = command_line(&mut cmdline);
-    if args.split(' ').any(|arg| arg == "panic") {
+    // The command line is the image's name, then the mode, if any.
+    let mode = command_line(&mut cmdline)
+        .split_once(' ')
+        .map_or("", |(_, mode)| mode);
+    if mode == "panic" {
         panic!("deliberate panic (semihosting argument `panic`)");
     }
-    if args.split(' ').any(|arg| arg == "train") {
+    if mode == "train" {
         // The single-precision training run alone (what firmware runs), for instruction
         // profiles of it; `train64` is the golden double-precision one.
         let result = report::trained::<f32>(&mut ENGINE[..])
             .and_then(|(ppg, report)| report::print_trained(&mut out, "single_", &ppg, &report));
         exit(result.is_ok());
     }
-    if args.split(' ').any(|arg| arg == "train64") {
+    if mode == "train64" {
         let result = report::trained::<f64>(&mut ENGINE[..])
             .and_then(|(ppg, report)| report::print_trained(&mut out, "", &ppg, &report));
         exit(result.is_ok());
     }
-    if args.split(' ').any(|arg| arg == "sample") {
+    if mode == "sample" {
         // 4 x 20 uncorrected samples alone, for instruction profiles of them.
         let mut ranking = [0u16; 80];
         let result = engine_4x20(&mut ENGINE[..]).and_then(|mut ppg| {
@@ -85,6 +102,17 @@ fn main() -> ! {
     }
     exit(true)
 }
+
+/// The board's interrupt vectors after the 16 of the core: QEMU's mps2-an386 has 32, and
+/// the image uses none. (cortex-m-rt's generic table has 240, 832 B more of flash.)
+#[link_section = ".vector_table.interrupts"]
+#[no_mangle]
+static __INTERRUPTS: [unsafe extern "C" fn(); 32] = [{
+    extern "C" {
+        fn DefaultHandler();
+    }
+    DefaultHandler
+}; 32];
 
 /// Instruction counts and RAM figures, on lines that start with `measure`.
 fn measure(
@@ -113,8 +141,8 @@ fn measure(
         Count(n)
     )?;
 
-    for (items, sessions, batch) in [(10, 4, 16), (20, 4, 16), (20, 1, 16), (50, 1, 16)] {
-        let bytes = Ppg::bytes(Dims::new(items, sessions, batch));
+    for (dims, bytes) in SHAPES {
+        let (items, sessions, batch) = (dims.items, dims.sessions, dims.batch);
         writeln!(out, "measure bytes_{items}x{sessions}x{batch} {bytes}")?;
     }
     Ok(())

@@ -4,7 +4,7 @@
 
 use core::fmt::{self, Write};
 use ppg_core::objective::{exposure, Eel, RankStart, Real};
-use ppg_core::{Dims, Ppg, Rng, SamplerMode, TrainConfig, TrainReport};
+use ppg_core::{Dims, Objective, Ppg, Rng, SamplerMode, TrainConfig, TrainReport};
 
 /// The shape of the golden first samples: 8 items, 2 sessions, batch 1.
 pub const SAMPLE_DIMS: Dims = Dims::new(8, 2, 1);
@@ -105,10 +105,19 @@ pub fn trained<F: Real>(mem: &mut [u8]) -> Result<(Ppg<'_>, TrainReport), Failur
     exposure::fill(RankStart::One, &mut table);
     let table = table.map(F::from_f64);
     let mut eel = Eel::new(&utility, &group, 5, &table)?;
+    train(mem, &group, &mut eel)
+}
+
+/// The golden run's engine and training, the same code for either precision's objective.
+fn train<'m>(
+    mem: &'m mut [u8],
+    group: &[u8],
+    objective: &mut dyn Objective,
+) -> Result<(Ppg<'m>, TrainReport), Failure> {
     let mut ppg = Ppg::new(mem, TRAIN_DIMS, SEED)?;
     ppg.start(10, 4, 0.5)?;
-    ppg.keep_order_within(&group)?;
-    let report = ppg.train(&mut eel, &TrainConfig::default())?;
+    ppg.keep_order_within(group)?;
+    let report = ppg.train(objective, &TrainConfig::default())?;
     Ok((ppg, report))
 }
 

@@ -328,22 +328,41 @@ pub(crate) fn draw<const TRACK: bool>(
     let m = usize::from(hi - lo);
     let bounds = &tables.bounds[k];
     let key = u.min(u32::MAX - 1);
-    let mut i = 0;
-    let mut step = SEARCH;
-    while step > 1 {
-        step /= 2;
-        i += usize::from(bounds[i + step - 1] <= key) * step;
-    }
-    // The key is below the last order's bound, so `i` is an order of the leaf; the bound
-    // is for safety.
-    let i = i.min(FACTORIAL[m] - 1);
+    // The key is below the last order's bound, so the search ends on an order of the leaf;
+    // the bound is for safety.
+    let i = search(bounds, key).min(FACTORIAL[m] - 1);
+    let [a, b, c, d, e, f, g, h] = *order(m, i);
     let start = usize::from(lo);
-    for (slot, &position) in seg[start..start + PADDED].iter_mut().zip(order(m, i)) {
-        *slot = position + lo;
-    }
+    seg[start..start + PADDED].copy_from_slice(&[
+        a + lo,
+        b + lo,
+        c + lo,
+        d + lo,
+        e + lo,
+        f + lo,
+        g + lo,
+        h + lo,
+    ]);
     if TRACK {
         log.times_single(tables.probs[k][i]);
     }
+}
+
+/// How many of `bounds` are at most `key`, a branch-free binary search.
+///
+/// Its seven steps and the slots above are written out: at the firmware's opt-level "s"
+/// the compiler keeps loops rolled, and the loops cost 11 and 6 instructions a step
+/// against 5 and 3 (QEMU: 1,150 fewer instructions in a 4 x 20 sample of 9,700).
+#[inline(always)]
+fn search(bounds: &[u32; SEARCH], key: u32) -> usize {
+    const _: () = assert!(SEARCH == 128, "seven steps search 128 bounds");
+    let mut i = usize::from(bounds[63] <= key) * 64;
+    i += usize::from(bounds[i + 31] <= key) * 32;
+    i += usize::from(bounds[i + 15] <= key) * 16;
+    i += usize::from(bounds[i + 7] <= key) * 8;
+    i += usize::from(bounds[i + 3] <= key) * 4;
+    i += usize::from(bounds[i + 1] <= key) * 2;
+    i + usize::from(bounds[i] <= key)
 }
 
 #[cfg(test)]

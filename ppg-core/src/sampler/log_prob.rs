@@ -52,19 +52,35 @@ impl LogProb {
         }
         self.single *= p;
         if self.single < RENORMALISE_BELOW {
-            // m * 2^(field - 127) with m in [1, 2): keep m, count the power.
-            let bits = self.single.to_bits();
-            self.exponent += (bits >> 23 & 0xff) as i32 - 127;
-            self.single = f32::from_bits(bits & 0x807f_ffff | 127 << 23);
+            let (power, mantissa) = split(self.single);
+            self.exponent += power;
+            self.single = mantissa;
         }
     }
 
+    /// The log of the product. The single product's own binary exponent joins the exact
+    /// count, so that single precision only takes the log of a mantissa in `[1, 2)` (to
+    /// within `5e-8`); the double product's log is taken only when a factor went there.
+    /// On a single-precision FPU each double log is a software routine of about 850
+    /// instructions, which had been 15% of a 4 x 20 sample.
     pub(crate) fn value(&self) -> f64 {
-        self.log
-            + libm::log(self.product)
-            + libm::log(f64::from(self.single))
-            + f64::from(self.exponent) * core::f64::consts::LN_2
+        let (power, mantissa) = split(self.single);
+        let mut value = self.log
+            + f64::from(self.exponent + power) * core::f64::consts::LN_2
+            + f64::from(libm::logf(mantissa));
+        if self.product != 1.0 {
+            value += libm::log(self.product);
+        }
+        value
     }
+}
+
+/// A normal `x` as `2^power * mantissa`, the mantissa in `[1, 2)`, from its bits: exact.
+#[inline(always)]
+fn split(x: f32) -> (i32, f32) {
+    let bits = x.to_bits();
+    let power = (bits >> 23 & 0xff) as i32 - 127;
+    (power, f32::from_bits(bits & 0x807f_ffff | 127 << 23))
 }
 
 #[cfg(test)]

@@ -87,24 +87,45 @@ impl Scratch<'_> {
 }
 
 /// The merges of a block of `n` items (split at `len / 2`, merge the sampled halves) as
-/// `(lo, mid, hi)` triples, shortest first: a merge comes after those of its halves, and
-/// merges of one shape are consecutive, so a sampler can handle each shape in one loop.
-/// Computed once per query so that sampling runs a flat loop instead of recursing.
+/// `(lo, mid, hi)` triples, shortest first and left to right within a length: a merge comes
+/// after those of its halves, and merges of one shape are consecutive, so a sampler can
+/// handle each shape in one loop. Computed once per query so that sampling runs a flat
+/// loop instead of recursing.
+///
+/// The merges are listed in that order rather than sorted into it: a block has at most 34
+/// merge lengths, one pass of the split tree each, and a sort routine would be 7.5 KB of a
+/// firmware image's flash.
 pub(crate) fn fill_schedule(n: usize, out: &mut [[u16; 3]]) -> usize {
-    fn visit(lo: usize, hi: usize, out: &mut [[u16; 3]], k: &mut usize) {
-        if hi - lo < 2 {
+    /// The shortest sub-block of `lo..hi` (itself included) longer than `len`.
+    fn shortest_above(lo: usize, hi: usize, len: usize) -> Option<usize> {
+        if hi - lo <= len {
+            return None;
+        }
+        let mid = lo + (hi - lo) / 2;
+        // A half is shorter than the block, so the block counts only when neither does.
+        let halves = [shortest_above(lo, mid, len), shortest_above(mid, hi, len)];
+        Some(halves.into_iter().flatten().min().unwrap_or(hi - lo))
+    }
+    /// Lists the merges of length `len` in `lo..hi`, left to right.
+    fn visit(lo: usize, hi: usize, len: usize, out: &mut [[u16; 3]], k: &mut usize) {
+        if hi - lo < len {
             return;
         }
         let mid = lo + (hi - lo) / 2;
-        // Depth is log2(n) <= 16: ids are u16.
-        visit(lo, mid, out, k);
-        visit(mid, hi, out, k);
-        out[*k] = [lo as u16, mid as u16, hi as u16];
-        *k += 1;
+        if hi - lo == len {
+            // Depth is log2(n) <= 16: ids are u16.
+            out[*k] = [lo as u16, mid as u16, hi as u16];
+            *k += 1;
+            return;
+        }
+        visit(lo, mid, len, out, k);
+        visit(mid, hi, len, out, k);
     }
-    let mut k = 0;
-    visit(0, n, out, &mut k);
-    out[..k].sort_unstable_by_key(|&[lo, _, hi]| (hi - lo, lo));
+    let (mut k, mut len) = (0, 1);
+    while let Some(next) = shortest_above(0, n, len) {
+        len = next;
+        visit(0, n, len, out, &mut k);
+    }
     k
 }
 
@@ -309,5 +330,35 @@ impl Walk for Replay<'_> {
         let pass = self.pos[d.x as usize] > self.pos[d.y as usize];
         self.log_prob.times(if pass { d.p } else { 1.0 - d.p });
         pass
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    extern crate std;
+
+    use super::fill_schedule;
+    use std::vec::Vec;
+
+    /// The schedule is every merge of the split tree, sorted by length and then start (the
+    /// order the uncorrected sampler hands out its uniforms in), listed without a sort.
+    #[test]
+    fn schedule_lists_the_merges_sorted_by_length_then_start() {
+        fn all(lo: usize, hi: usize, out: &mut Vec<[u16; 3]>) {
+            if hi - lo >= 2 {
+                let mid = lo + (hi - lo) / 2;
+                all(lo, mid, out);
+                all(mid, hi, out);
+                out.push([lo as u16, mid as u16, hi as u16]);
+            }
+        }
+        for n in (0..=700).chain([4_095, 4_096, 4_097, 65_535]) {
+            let mut want = Vec::new();
+            all(0, n, &mut want);
+            want.sort_by_key(|&[lo, _, hi]| (hi - lo, lo));
+            let mut got = std::vec![[0u16; 3]; n];
+            let k = fill_schedule(n, &mut got);
+            assert_eq!(&got[..k], &want[..], "n = {n}");
+        }
     }
 }

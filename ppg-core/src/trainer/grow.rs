@@ -47,12 +47,12 @@ pub(crate) fn stages(sessions: usize) -> impl Iterator<Item = usize> {
 /// [`Error::NotFinite`] when the objective returns NaN or an infinity, for a sample or a
 /// copy; the caller undoes the partial run.
 #[allow(clippy::too_many_arguments)]
-pub(crate) fn train<O: Objective + ?Sized>(
+pub(crate) fn train(
     trainer: &mut Trainer,
     dist: &mut Distribution,
     sampler: &mut Sampler,
     rng: &mut Rng,
-    objective: &mut O,
+    objective: &mut dyn Objective,
     config: &TrainConfig,
     before: Before<'_>,
 ) -> Result<TrainReport, Error> {

@@ -25,12 +25,12 @@ use crate::{Error, Objective, Rng, TrainConfig, TrainReport};
 /// [`Error::NotFinite`] when the objective returns NaN or an infinity; the held pairs may
 /// still be frozen, and the caller unholds them and undoes the partial run.
 #[allow(clippy::too_many_arguments)]
-pub(crate) fn train<O: Objective + ?Sized>(
+pub(crate) fn train(
     trainer: &mut Trainer,
     dist: &mut Distribution,
     sampler: &mut Sampler,
     rng: &mut Rng,
-    objective: &mut O,
+    objective: &mut dyn Objective,
     config: &TrainConfig,
     before: grow::Before<'_>,
 ) -> Result<TrainReport, Error> {

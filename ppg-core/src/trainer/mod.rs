@@ -143,12 +143,12 @@ impl<'a> Trainer<'a> {
     ///
     /// # Errors
     /// As [`Trainer::train`]; the caller undoes the partial run.
-    pub(crate) fn run<O: Objective + ?Sized>(
+    pub(crate) fn run(
         &mut self,
         dist: &mut Distribution,
         sampler: &mut Sampler,
         rng: &mut Rng,
-        objective: &mut O,
+        objective: &mut dyn Objective,
         config: &TrainConfig,
         before: grow::Before<'_>,
     ) -> Result<TrainReport, Error> {
@@ -164,12 +164,12 @@ impl<'a> Trainer<'a> {
     /// # Errors
     /// [`Error::NotFinite`] when the objective returns NaN or an infinity; the caller undoes
     /// the partial run.
-    pub(crate) fn train<O: Objective + ?Sized>(
+    pub(crate) fn train(
         &mut self,
         dist: &mut Distribution,
         sampler: &mut Sampler,
         rng: &mut Rng,
-        objective: &mut O,
+        objective: &mut dyn Objective,
         config: &TrainConfig,
     ) -> Result<TrainReport, Error> {
         let (sessions, total) = (dist.sessions, dist.n * dist.sessions);
