@@ -388,3 +388,43 @@ fn memory_and_shape_errors_are_reported() {
         );
     }
 }
+
+/// The step's scratch and the sampler's shared region hold what the last query left: an
+/// engine that trained a longer query first must train the next one as a fresh engine
+/// does, for every sampler, gradient and growth (the approximate step's empty-subset
+/// entries once relied on zeroed memory).
+#[test]
+fn an_engine_that_trained_a_longer_query_trains_the_next_as_a_fresh_one() {
+    let dims = Dims::new(30, 4, 16);
+    let run = |ppg: &mut Ppg, n: usize, config: &TrainConfig| {
+        ppg.reseed(5);
+        ppg.start(n, 4, 0.5).unwrap();
+        let groups: Vec<u8> = (0..n).map(|i| u8::from(i % 3 == 0)).collect();
+        ppg.keep_order_within(&groups).unwrap();
+        let report = ppg
+            .train(&mut |r: &[u16], _| distance_to_reverse(r, n), config)
+            .unwrap();
+        (report, ppg.best().unwrap().0.to_vec())
+    };
+    for sampler in [SamplerMode::Uncorrected, SamplerMode::Corrected] {
+        for gradient in [Gradient::Exact, Gradient::Approximate] {
+            for grow in [false, true] {
+                let config = TrainConfig {
+                    sampler,
+                    gradient,
+                    grow,
+                    ..TrainConfig::default()
+                };
+                let (mut a, mut b) = (memory(dims), memory(dims));
+                let mut reused = Ppg::new(&mut a, dims, 1).unwrap();
+                let mut fresh = Ppg::new(&mut b, dims, 1).unwrap();
+                run(&mut reused, 22, &config);
+                assert_eq!(
+                    run(&mut reused, 14, &config),
+                    run(&mut fresh, 14, &config),
+                    "{sampler:?} {gradient:?} grow {grow}"
+                );
+            }
+        }
+    }
+}

@@ -67,6 +67,9 @@ pub(crate) struct Sampler<'a> {
     shared: &'a mut [f64],
     /// Leaf tables the layout holds: leaves of its longest list times its sessions.
     table_leaves: usize,
+    /// Tables were written into `shared` since a corrected walk last used it, so the
+    /// difference arrays, which the score keeps at zero between merges, must be cleared.
+    tables_written: bool,
     /// `by_position` and the leaf tables are rebuilt on the first uncorrected draw after the
     /// weights or the reference change, or after a corrected walk used their memory.
     stale: bool,
@@ -152,6 +155,7 @@ impl<'a> Sampler<'a> {
             by_position: arena.take(pairs)?,
             shared: arena.take(Self::shared_len(leaves, nt, nb))?,
             table_leaves: leaves,
+            tables_written: false,
             stale: true,
             top: arena.take(nt)?,
             passed: arena.take(nt)?,
@@ -211,6 +215,9 @@ impl<'a> Sampler<'a> {
         let (nt, nb) = self.halves;
         let shared: &mut [f64] = if mode == SamplerMode::Corrected {
             self.stale = true;
+            if core::mem::take(&mut self.tables_written) {
+                self.shared.fill(0.0);
+            }
             self.shared
         } else {
             &mut []
@@ -284,6 +291,7 @@ impl<'a> Sampler<'a> {
         }
         let (n, count) = (dist.n, dist.pair_count());
         let rows = &dist.rows[..n];
+        self.tables_written = true;
         let mut tables = Self::tables_in(self.shared, self.table_leaves);
         for s in 0..dist.sessions {
             let reference = dist.reference_of(s);

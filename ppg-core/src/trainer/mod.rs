@@ -344,7 +344,8 @@ impl<'a> Trainer<'a> {
                         let keys = &mut bytemuck::must_cast_slice_mut::<f32, i8>(keys)[..n * batch];
                         inverted_shares(keys, rank, rankings, scale, &mut sums, inverted);
                     } else {
-                        let keys = &mut bytemuck::must_cast_slice_mut::<f32, i16>(keys)[..n * batch];
+                        let keys =
+                            &mut bytemuck::must_cast_slice_mut::<f32, i16>(keys)[..n * batch];
                         inverted_shares(keys, rank, rankings, scale, &mut sums, inverted);
                     }
                     descend(
