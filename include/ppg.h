@@ -442,7 +442,8 @@ ppg_status ppg_engine_ranking_len(struct ppg_engine *engine, size_t *len);
 
 // Forbids inverting items `a` and `b` (ids) in every session: their order stays as in
 // the current reference (the input ranking, if called right after
-// `ppg_engine_set_query`, which is where constraints belong).
+// `ppg_engine_set_query`, which is where constraints belong). A batch pending from
+// `ppg_engine_sample` is dropped: it was drawn before the change.
 //
 // Returns `PPG_STATUS_OK`; `PPG_STATUS_NULL_PARAMETER`; `PPG_STATUS_MISALIGNED`;
 // `PPG_STATUS_NO_QUERY`; `PPG_STATUS_UNKNOWN_ITEM` (an id not in the query);
@@ -454,7 +455,8 @@ ppg_status ppg_engine_ranking_len(struct ppg_engine *engine, size_t *len);
 ppg_status ppg_engine_forbid(struct ppg_engine *engine, uint64_t a, uint64_t b);
 
 // Intra-group fixed ranking: items of the same group (`ppg_item.group`) keep their
-// relative input order in every session.
+// relative input order in every session. A batch pending from `ppg_engine_sample` is
+// dropped.
 //
 // Returns `PPG_STATUS_OK`; `PPG_STATUS_NULL_PARAMETER`; `PPG_STATUS_MISALIGNED`;
 // `PPG_STATUS_NO_QUERY`; `PPG_STATUS_UNSUPPORTED` (`PPG_METHOD_PL`); `PPG_STATUS_PANIC`.
@@ -480,7 +482,7 @@ ppg_status ppg_engine_hold_order_within_groups(struct ppg_engine *engine);
 // Inter-group fixed ranking: items with different `labels` keep their relative input
 // order. `labels[k]` labels the k-th item of the query (in the order given to
 // `ppg_engine_set_query`); `count` must be the query's item count. Labels are
-// arbitrary and copied.
+// arbitrary and copied. A batch pending from `ppg_engine_sample` is dropped.
 //
 // Returns `PPG_STATUS_OK`; `PPG_STATUS_NULL_PARAMETER`; `PPG_STATUS_MISALIGNED`;
 // `PPG_STATUS_NO_QUERY`; `PPG_STATUS_INVALID_ARGUMENT` (`count` is not the item count);
@@ -566,8 +568,9 @@ ppg_status ppg_engine_best(struct ppg_engine *engine, uint64_t *out_ids, size_t 
 // or training since), every unconstrained pair starts from `config->initial_weight`.
 // PL ignores the PPG-only fields (they are still checked).
 //
-// Transactional: on any failure (a NaN from the callback included) the engine, its
-// generator included, is exactly as before the call.
+// A batch pending from `ppg_engine_sample` is dropped. Transactional: on any failure (a
+// NaN from the callback included) the engine, its generator and pending batch included,
+// is exactly as before the call.
 //
 // Returns `PPG_STATUS_OK`; `PPG_STATUS_NULL_PARAMETER` (`engine`, `config` or `callback`
 // NULL; `user` and `report` may be NULL); `PPG_STATUS_MISALIGNED`;

@@ -406,17 +406,21 @@ static void op_forbid(pair *p, input *in) {
     ppg_status st = ppg_engine_forbid(p->e, a, b);
     check_status(st, ON_ENGINE | S(UNKNOWN_ITEM) | S(INVALID_ARGUMENT) | S(UNSUPPORTED),
                  "forbid");
-    if (st == PPG_STATUS_OK)
+    if (st == PPG_STATUS_OK) {
         REQUIRE(ppg_engine_forbid(p->s, a, b) == PPG_STATUS_OK, "shadow refused forbid");
+        p->m.pending_count = 0; /* a change of the distribution drops the pending batch */
+    }
     after(p, st);
 }
 
 static void op_keep_within(pair *p) {
     ppg_status st = ppg_engine_keep_order_within_groups(p->e);
     check_status(st, ON_ENGINE | S(UNSUPPORTED), "keep_order_within_groups");
-    if (st == PPG_STATUS_OK)
+    if (st == PPG_STATUS_OK) {
         REQUIRE(ppg_engine_keep_order_within_groups(p->s) == PPG_STATUS_OK,
                 "shadow refused keep_order_within_groups");
+        p->m.pending_count = 0;
+    }
     after(p, st);
 }
 
@@ -431,9 +435,11 @@ static void op_keep_between(pair *p, input *in) {
     ppg_status st =
         ppg_engine_keep_order_between(p->e, (const uint32_t *)(void *)g.p, count);
     check_status(st, ON_ENGINE | S(INVALID_ARGUMENT) | S(UNSUPPORTED), "keep_order_between");
-    if (st == PPG_STATUS_OK)
+    if (st == PPG_STATUS_OK) {
         REQUIRE(ppg_engine_keep_order_between(p->s, labels, count) == PPG_STATUS_OK,
                 "shadow refused keep_order_between");
+        p->m.pending_count = 0;
+    }
     REQUIRE(guard_intact(&g, g.p ? count * sizeof(uint32_t) : 0),
             "keep_order_between wrote around its input");
     guard_free(&g);

@@ -14,7 +14,7 @@ use crate::arena::{region_bytes, sum, Arena};
 use crate::distribution::Distribution;
 use crate::pairs;
 use crate::sampler::{Sampler, SamplerMode};
-use crate::trainer::{grow, hold, TrainConfig, TrainState, Trainer};
+use crate::trainer::{grow, hold, PendingDraw, Saved, TrainConfig, Trainer};
 use crate::{Dims, Error, Objective, Rng, TrainReport};
 
 /// A Probabilistic Permutation Graph over `sessions` independent blocks of the same list.
@@ -53,7 +53,7 @@ pub struct Ppg<'a> {
 struct Snapshot<'a> {
     reference: &'a mut [u16],
     weights: &'a mut [f32],
-    train: TrainState<'a>,
+    train: Saved<'a>,
     rng: Rng,
 }
 
@@ -63,7 +63,7 @@ impl<'a> Snapshot<'a> {
         sum(&[
             region_bytes::<u16>(dims.total()),
             region_bytes::<f32>(pairs),
-            TrainState::bytes(dims),
+            Saved::bytes(dims),
         ])
     }
 
@@ -71,7 +71,7 @@ impl<'a> Snapshot<'a> {
         Ok(Snapshot {
             reference: arena.take(dims.total())?,
             weights: arena.take(pairs::count(dims.items) * dims.sessions)?,
-            train: TrainState::new(arena, dims)?,
+            train: Saved::new(arena, dims)?,
             rng,
         })
     }
@@ -175,7 +175,7 @@ impl<'a> Ppg<'a> {
     }
 
     /// Forbids the inversion of items `a` and `b` in every session: their weight becomes 0
-    /// and is never trained.
+    /// and is never trained. A pending batch, drawn before the change, is dropped.
     ///
     /// # Errors
     /// [`Error::Empty`] before [`Ppg::start`], [`Error::ItemOutOfRange`], [`Error::SamePair`].
@@ -184,16 +184,19 @@ impl<'a> Ppg<'a> {
         let pair = self.dist.pair_index(a, b)?;
         self.dist.freeze(pair);
         self.sampler.invalidate();
+        self.trainer.drop_pending();
         Ok(())
     }
 
-    /// Intra-group fixed ranking: items with equal labels keep their relative order.
+    /// Intra-group fixed ranking: items with equal labels keep their relative order. A
+    /// pending batch, drawn before the change, is dropped.
     ///
     /// # Errors
     /// [`Error::Empty`] before [`Ppg::start`], [`Error::LengthMismatch`] unless one label per item.
     pub fn keep_order_within<G: PartialEq>(&mut self, groups: &[G]) -> Result<(), Error> {
         self.dist.freeze_where(groups, true)?;
         self.sampler.invalidate();
+        self.trainer.drop_pending();
         Ok(())
     }
 
@@ -212,13 +215,15 @@ impl<'a> Ppg<'a> {
         self.dist.hold_where(groups, true)
     }
 
-    /// Inter-group fixed ranking: items with different labels keep their relative order.
+    /// Inter-group fixed ranking: items with different labels keep their relative order. A
+    /// pending batch, drawn before the change, is dropped.
     ///
     /// # Errors
     /// As [`Ppg::keep_order_within`].
     pub fn keep_order_between<G: PartialEq>(&mut self, groups: &[G]) -> Result<(), Error> {
         self.dist.freeze_where(groups, false)?;
         self.sampler.invalidate();
+        self.trainer.drop_pending();
         Ok(())
     }
 
@@ -244,7 +249,8 @@ impl<'a> Ppg<'a> {
         Ok(self.dist.weights[pair])
     }
 
-    /// Sets one weight; constrained pairs keep 0.
+    /// Sets one weight; constrained pairs keep 0. A pending batch, drawn before the change,
+    /// is dropped.
     ///
     /// # Errors
     /// As [`Ppg::weight`], [`Error::NotProbability`] outside `[0, 1]`,
@@ -259,6 +265,7 @@ impl<'a> Ppg<'a> {
         }
         self.dist.weights[pair] = w;
         self.sampler.weight_changed(&self.dist, session, a, b);
+        self.trainer.drop_pending();
         Ok(())
     }
 
@@ -348,8 +355,9 @@ impl<'a> Ppg<'a> {
     /// ([`Ppg::hold_order_within`]) that run is made with them frozen, and a second run with
     /// them free follows from its best ranking; the weights are the second run's.
     ///
-    /// Transactional: on error every part of the engine, the generator included, is as it
-    /// was before the call.
+    /// A batch pending from [`Ppg::sample_batch`] is dropped. Transactional: on error every
+    /// part of the engine, the generator and the pending batch included, is as it was
+    /// before the call.
     ///
     /// # Errors
     /// [`Error::Empty`] before [`Ppg::start`], [`Error::InvalidConfig`] for a bad recipe,
@@ -395,6 +403,9 @@ impl<'a> Ppg<'a> {
             self.dist.sessions = sessions;
             self.dist.unhold();
             self.restore();
+        } else {
+            // A run with no epochs draws nothing; with some, the last step used the batch.
+            self.trainer.drop_pending();
         }
         report
     }
@@ -419,6 +430,32 @@ impl<'a> Ppg<'a> {
         }
         self.trainer
             .draw_batch::<true>(&self.dist, &mut self.sampler, &mut self.rng, count, mode);
+        Ok(self.batch())
+    }
+
+    /// How the pending batch was drawn (`None` when none is pending), for [`Ppg::redraw`].
+    pub fn pending_draw(&self) -> Option<PendingDraw> {
+        self.trainer.pending().cloned()
+    }
+
+    /// Draws the batch of `draw` (from [`Ppg::pending_draw`]) again into the pending batch,
+    /// from the current distribution: the same rankings and log-probabilities if that is the
+    /// distribution it was first drawn from. The generator does not move. For a caller that
+    /// changes the weights and must be able to change them back with the batch still
+    /// pending, as the C API's first training run of a query does with its initial weight.
+    ///
+    /// # Errors
+    /// [`Error::Empty`] before [`Ppg::start`], [`Error::Capacity`] when the batch exceeds
+    /// the layout's (a draw of another engine).
+    pub fn redraw(&mut self, draw: &PendingDraw) -> Result<&[u16], Error> {
+        self.dist.check_started()?;
+        if draw.count > self.dims.batch {
+            return Err(Error::Capacity {
+                requested: draw.count,
+                capacity: self.dims.batch,
+            });
+        }
+        self.trainer.redraw(draw, &self.dist, &mut self.sampler);
         Ok(self.batch())
     }
 
@@ -454,7 +491,7 @@ impl<'a> Ppg<'a> {
         let saved = &mut self.saved;
         saved.reference.copy_from_slice(self.dist.reference);
         saved.weights.copy_from_slice(self.dist.weights);
-        saved.train.copy_from(&self.trainer.state);
+        self.trainer.save(&mut saved.train);
         saved.rng = self.rng.clone();
     }
 
@@ -462,8 +499,9 @@ impl<'a> Ppg<'a> {
         let saved = &self.saved;
         self.dist.reference.copy_from_slice(saved.reference);
         self.dist.weights.copy_from_slice(saved.weights);
-        self.trainer.state.copy_from(&saved.train);
         self.rng = saved.rng.clone();
         self.sampler.invalidate();
+        self.trainer
+            .restore(&saved.train, &self.dist, &mut self.sampler);
     }
 }

@@ -59,7 +59,7 @@ pub use pl::{PlConfig, PlackettLuce};
 pub use report::TrainReport;
 pub use rng::Rng;
 pub use sampler::SamplerMode;
-pub use trainer::{Gradient, TrainConfig};
+pub use trainer::{Gradient, PendingDraw, TrainConfig};
 
 #[cfg(doctest)]
 #[doc = include_str!("../../README.md")]

@@ -191,3 +191,48 @@ fn exact_score_agrees_with_finite_differences_of_the_log_probability() {
         }
     }
 }
+
+/// The corrected walks' buffers share memory with the uncorrected leaf tables: after a
+/// corrected draw, log-probability or score, uncorrected draws must be those of a twin that
+/// never walked corrected, rankings and log-probabilities alike (the tables are rebuilt);
+/// and a corrected score after uncorrected draws must be that of an engine that never
+/// drew uncorrected (its difference arrays start at zero, not on a table).
+#[test]
+fn corrected_walks_between_uncorrected_draws_change_nothing_they_draw() {
+    let (n, sessions) = (20, 3);
+    let dims = Dims::new(n, sessions, 4);
+    let (mut a, mut b, mut c) = (memory(dims), memory(dims), memory(dims));
+    let mut mixed = Ppg::new(&mut a, dims, 12).unwrap();
+    let mut plain = Ppg::new(&mut b, dims, 12).unwrap();
+    let mut corrected_only = Ppg::new(&mut c, dims, 12).unwrap();
+    for ppg in [&mut mixed, &mut plain, &mut corrected_only] {
+        ppg.start(n, sessions, 0.5).unwrap();
+        random_weights(ppg, &mut TestRng(4));
+    }
+    let (mut one, mut two) = (vec![0u16; n * sessions], vec![0u16; n * sessions]);
+    let mut grad = vec![0.0f32; sessions * n * (n - 1) / 2];
+    let mut expected = grad.clone();
+    for round in 0..6 {
+        let p = mixed.sample(SamplerMode::Uncorrected, &mut one).unwrap();
+        let q = plain.sample(SamplerMode::Uncorrected, &mut two).unwrap();
+        assert_eq!((&one, p), (&two, q), "round {round}");
+        // Walks that take no uniform, so that both generators stay in step.
+        match round % 3 {
+            0 => drop(mixed.log_prob(SamplerMode::Corrected, &one).unwrap()),
+            1 => {
+                let lp = mixed
+                    .score(SamplerMode::Corrected, &one, &mut grad)
+                    .unwrap();
+                let want = corrected_only
+                    .score(SamplerMode::Corrected, &one, &mut expected)
+                    .unwrap();
+                assert_eq!((lp, &grad), (want, &expected), "round {round}");
+            }
+            _ => {
+                let reversed: Vec<u16> = one.iter().rev().copied().collect();
+                let lp = mixed.log_prob(SamplerMode::Corrected, &reversed).unwrap();
+                assert!(lp < 0.0);
+            }
+        }
+    }
+}

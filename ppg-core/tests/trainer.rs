@@ -101,8 +101,15 @@ fn scoring_the_input_keeps_it_when_nothing_beats_it() {
 }
 
 /// Two engines with the same seed; `spoiled` sees `mishap`, `clean` does not. Afterwards
-/// both must sample the same sequence and hold the same state.
+/// both must sample the same sequence and hold the same state, the pending batch of either
+/// sampler included (a failed training run draws it again rather than keeping a copy).
 fn assert_unchanged_by(mishap: impl Fn(&mut Ppg) -> Error, expected: Error) {
+    for mode in [SamplerMode::Corrected, SamplerMode::Uncorrected] {
+        assert_unchanged_in(mode, &mishap, &expected);
+    }
+}
+
+fn assert_unchanged_in(mode: SamplerMode, mishap: impl Fn(&mut Ppg) -> Error, expected: &Error) {
     let (n, sessions) = (7, 2);
     let dims = Dims::new(n, sessions, 16);
     let (mut a, mut b) = (memory(dims), memory(dims));
@@ -119,10 +126,16 @@ fn assert_unchanged_by(mishap: impl Fn(&mut Ppg) -> Error, expected: Error) {
             },
         )
         .unwrap();
-        ppg.sample_batch(3, SamplerMode::Corrected).unwrap();
+        // Tables built, then one of them updated in place by `set_weight`: the batch drawn
+        // again after a failed run comes from tables rebuilt whole.
+        ppg.sample(SamplerMode::Uncorrected, &mut [0; 14]).unwrap();
+        ppg.set_weight(1, 2, 5, 0.3).unwrap();
+        ppg.sample_batch(3, mode).unwrap();
     }
-    assert_eq!(mishap(&mut spoiled), expected);
+    assert_eq!(&mishap(&mut spoiled), expected);
+    assert_eq!(spoiled.batch().len(), 3 * n * sessions);
     assert_eq!(spoiled.batch(), clean.batch());
+    assert_eq!(spoiled.batch_log_probs(), clean.batch_log_probs());
     assert_eq!(spoiled.reference(), clean.reference());
     assert_eq!(spoiled.best(), clean.best());
     for s in 0..sessions {
@@ -292,6 +305,49 @@ fn update_without_a_pending_batch_and_train_before_start_are_refused() {
     );
 }
 
+/// A batch drawn from weights that have since changed is dropped: it could not be drawn
+/// again to undo a failed run, and a step on it would follow another distribution's
+/// gradient. A training run drops it too; a failed call that changes nothing keeps it.
+#[test]
+fn changing_the_distribution_or_training_drops_the_pending_batch() {
+    let (n, sessions) = (6, 2);
+    let dims = Dims::new(n, sessions, 4);
+    let mut mem = memory(dims);
+    let mut ppg = Ppg::new(&mut mem, dims, 3).unwrap();
+    ppg.start(n, sessions, 0.5).unwrap();
+    let groups = [0u8, 0, 1, 1, 0, 1];
+    type Change<'g> = dyn Fn(&mut Ppg) -> Result<(), Error> + 'g;
+    let changes: [&Change; 5] = [
+        &|p| p.set_weight(1, 0, 3, 0.2),
+        &|p| p.forbid(1, 4),
+        &|p| p.keep_order_within(&groups),
+        &|p| p.keep_order_between(&groups),
+        &|p| {
+            let config = TrainConfig {
+                epochs: 2,
+                batch: 4,
+                ..TrainConfig::default()
+            };
+            p.train(&mut |r: &[u16], _| distance_to_reverse(r, n), &config)
+                .map(|_| ())
+        },
+    ];
+    for change in changes {
+        ppg.sample_batch(2, SamplerMode::Uncorrected).unwrap();
+        assert_eq!(
+            ppg.set_weight(1, 0, 3, 2.0),
+            Err(Error::NotProbability { index: 0 })
+        );
+        assert_eq!(ppg.batch().len(), 2 * n * sessions);
+        change(&mut ppg).unwrap();
+        assert!(ppg.batch().is_empty() && ppg.batch_log_probs().is_empty());
+        assert_eq!(
+            ppg.update(&[1.0, 0.5], &TrainConfig::default()),
+            Err(Error::NoPendingBatch)
+        );
+    }
+}
+
 #[test]
 fn memory_and_shape_errors_are_reported() {
     let dims = Dims::new(10, 2, 4);
@@ -330,5 +386,45 @@ fn memory_and_shape_errors_are_reported() {
             Ppg::new(&mut big[offset..end], dims, 0).is_ok(),
             "offset {offset}"
         );
+    }
+}
+
+/// The step's scratch and the sampler's shared region hold what the last query left: an
+/// engine that trained a longer query first must train the next one as a fresh engine
+/// does, for every sampler, gradient and growth (the approximate step's empty-subset
+/// entries once relied on zeroed memory).
+#[test]
+fn an_engine_that_trained_a_longer_query_trains_the_next_as_a_fresh_one() {
+    let dims = Dims::new(30, 4, 16);
+    let run = |ppg: &mut Ppg, n: usize, config: &TrainConfig| {
+        ppg.reseed(5);
+        ppg.start(n, 4, 0.5).unwrap();
+        let groups: Vec<u8> = (0..n).map(|i| u8::from(i % 3 == 0)).collect();
+        ppg.keep_order_within(&groups).unwrap();
+        let report = ppg
+            .train(&mut |r: &[u16], _| distance_to_reverse(r, n), config)
+            .unwrap();
+        (report, ppg.best().unwrap().0.to_vec())
+    };
+    for sampler in [SamplerMode::Uncorrected, SamplerMode::Corrected] {
+        for gradient in [Gradient::Exact, Gradient::Approximate] {
+            for grow in [false, true] {
+                let config = TrainConfig {
+                    sampler,
+                    gradient,
+                    grow,
+                    ..TrainConfig::default()
+                };
+                let (mut a, mut b) = (memory(dims), memory(dims));
+                let mut reused = Ppg::new(&mut a, dims, 1).unwrap();
+                let mut fresh = Ppg::new(&mut b, dims, 1).unwrap();
+                run(&mut reused, 22, &config);
+                assert_eq!(
+                    run(&mut reused, 14, &config),
+                    run(&mut fresh, 14, &config),
+                    "{sampler:?} {gradient:?} grow {grow}"
+                );
+            }
+        }
     }
 }

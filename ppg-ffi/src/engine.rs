@@ -572,6 +572,9 @@ fn run(
             let recipe = config.ppg(layout_batch)?;
             let w = config.initial_weight()?;
             let reweighted = *fresh && w != QUERY_WEIGHT;
+            // Moving the weights drops a pending batch; should the run fail, the weights
+            // move back and the batch is drawn again, the same as before.
+            let pending = ppg.pending_draw();
             if reweighted {
                 reweight(ppg, w)?;
             }
@@ -580,6 +583,9 @@ fn run(
                 Err(e) => {
                     if reweighted {
                         reweight(ppg, QUERY_WEIGHT)?;
+                        if let Some(draw) = &pending {
+                            ppg.redraw(draw)?;
+                        }
                     }
                     return Err(e.into());
                 }

@@ -260,6 +260,59 @@ fn hold_order_within_groups_trains_held_then_free() {
     );
 }
 
+unsafe extern "C" fn nan_at_fifth_call(
+    _ranking: *const u64,
+    _len: usize,
+    _sessions: usize,
+    user: *mut core::ffi::c_void,
+) -> f64 {
+    let calls = unsafe { &mut *user.cast::<usize>() };
+    *calls += 1;
+    if *calls == 5 {
+        f64::NAN
+    } else {
+        1.0
+    }
+}
+
+/// The first training run of a query moves the weights to `initial_weight`, which drops a
+/// pending batch in the core; when the run fails, the weights move back and the batch is
+/// drawn again: `update` still takes it, and the generator is where a twin's is.
+#[test]
+fn a_failed_first_run_keeps_the_batch_pending() {
+    let ((_a, e), (_b, twin)) = (ppg_with_query(), ppg_with_query());
+    let (mut mine, mut theirs) = ([0u64; 3 * ITEMS * SESSIONS], [0u64; 3 * ITEMS * SESSIONS]);
+    let sample = |engine, out: &mut [u64]| {
+        let st = unsafe { ppg_engine_sample(engine, 3, out.as_mut_ptr(), out.len()) };
+        assert_eq!(st, ppg_status::Ok);
+    };
+    sample(e, &mut mine);
+    sample(twin, &mut theirs);
+    let (mut config, _) = defaults();
+    config.initial_weight = 0.3;
+    let mut calls = 0usize;
+    let st = unsafe {
+        ppg_engine_train(
+            e,
+            &config,
+            Some(nan_at_fifth_call),
+            (&mut calls as *mut usize).cast(),
+            ptr::null_mut(),
+        )
+    };
+    assert_eq!((st, calls), (ppg_status::NotFinite, 5));
+    let costs = [1.0, 2.0, 3.0];
+    for (engine, ids) in [(e, &mine), (twin, &theirs)] {
+        let st = unsafe {
+            ppg_engine_update(engine, ids.as_ptr(), ids.len(), costs.as_ptr(), 3, &config)
+        };
+        assert_eq!(st, ppg_status::Ok);
+    }
+    sample(e, &mut mine);
+    sample(twin, &mut theirs);
+    assert_eq!(mine, theirs);
+}
+
 #[test]
 fn status_strings_are_static_and_distinct() {
     let message = |s: u32| unsafe { core::ffi::CStr::from_ptr(ppg_status_str(s)) };

@@ -431,7 +431,7 @@ mod tests {
         let (mut total, mut zero) = (0.0, 0);
         for i in 0..FACTORIAL[n] {
             let order = order(n, i);
-            let p = f64::from(ppg.sampler.leaf_tables.probs[0][i]);
+            let p = f64::from(ppg.sampler.leaf_tables().probs[0][i]);
             let replayed = ppg.log_prob(SamplerMode::Uncorrected, &order[..n]).unwrap();
             // The table is single precision: a leaf's probability is a product of at most 10
             // factors, each rounded to 2^-24 relative, so its log is within 1e-5 of the
@@ -467,7 +467,8 @@ mod tests {
                 ppg.forbid(x, y).unwrap();
                 ppg.sample(SamplerMode::Uncorrected, &mut [0u16; 5])
                     .unwrap();
-                let tables = ppg.sampler.leaf_tables.part(0..1);
+                let mut all = ppg.sampler.leaf_tables();
+                let tables = all.part(0..1);
                 let drawn = |u: u32| {
                     let mut seg = [0u16; PADDED];
                     draw::<false>(&mut seg, [0, 5], 0, u, &tables, &mut LogProb::new());
@@ -520,17 +521,17 @@ mod tests {
             let pairs = ppg.dist.pair_count() * sessions;
             let leaves = sampler.leaf_count * sessions;
             let by_position = sampler.by_position[..pairs].to_vec();
-            let probs = sampler.leaf_tables.probs[..leaves].to_vec();
-            let bounds = sampler.leaf_tables.bounds[..leaves].to_vec();
+            let probs = sampler.leaf_tables().probs[..leaves].to_vec();
+            let bounds = sampler.leaf_tables().bounds[..leaves].to_vec();
             sampler.invalidate();
             sampler.prepare_uncorrected(&ppg.dist);
             assert!(by_position == sampler.by_position[..pairs], "round {round}");
             assert!(
-                probs == sampler.leaf_tables.probs[..leaves],
+                probs == sampler.leaf_tables().probs[..leaves],
                 "round {round}"
             );
             assert!(
-                bounds == sampler.leaf_tables.bounds[..leaves],
+                bounds == sampler.leaf_tables().bounds[..leaves],
                 "round {round}"
             );
         }

@@ -19,7 +19,7 @@
 //! `leaves`, `score` uses `merge`, and this module uses them all; none of them uses this
 //! one. From outside it uses the distribution it reads, `pairs` and the foundations.
 //!
-//! It stays whole (about 400 lines): the prepared state and the three loops over it (draw,
+//! It stays whole (about 480 lines): the prepared state and the three loops over it (draw,
 //! log-probability, score) are kept together so that a change of the state's shape (single
 //! precision, several samples at once) is made in one file.
 
@@ -59,24 +59,46 @@ pub(crate) struct Sampler<'a> {
     tops: usize,
     /// The weights re-indexed by reference position for the uncorrected sampler.
     pub(crate) by_position: &'a mut [f32],
-    /// Every session's leaf tables for the uncorrected sampler.
-    pub(crate) leaf_tables: Tables<'a>,
-    /// `by_position` and `leaf_tables` are rebuilt on the first uncorrected draw after the
-    /// weights or the reference change.
+    /// Every session's leaf tables for the uncorrected sampler ([`Sampler::leaf_tables`]),
+    /// or a corrected walk's products and the score's difference arrays
+    /// ([`Sampler::walk_buffers`]). No call needs both, so they share one region: for 20
+    /// items x 4 sessions the corrected buffers are 2,756 bytes, which a 64 KiB part cannot
+    /// spare, beside 15,872 of tables. A corrected walk leaves the tables stale.
+    shared: &'a mut [f64],
+    /// Leaf tables the layout holds: leaves of its longest list times its sessions.
+    table_leaves: usize,
+    /// Tables were written into `shared` since a corrected walk last used it, so the
+    /// difference arrays, which the score keeps at zero between merges, must be cleared.
+    tables_written: bool,
+    /// `by_position` and the leaf tables are rebuilt on the first uncorrected draw after the
+    /// weights or the reference change, or after a corrected walk used their memory.
     stale: bool,
-    /// One merge's buffers.
-    scratch: Scratch<'a>,
+    /// The top half of a merge and how far each top item passed (see `merge::Scratch`).
+    top: &'a mut [u16],
+    passed: &'a mut [u16],
+    /// How many of each column's products a corrected merge has filled.
+    col_filled: &'a mut [u16],
     /// Item positions of the ranking being replayed.
     pos: &'a mut [u16],
     /// One block being sampled, padded for the leaves (see `leaves::PADDED`).
     block: &'a mut [u16],
-    /// The score's difference arrays.
-    diff_row: &'a mut [f64],
-    diff_col: &'a mut [f64],
     /// Uniforms of one uncorrected block.
     uniforms: &'a mut [u32],
     /// `Scratch::halves` of the layout's item count: the strides of the difference arrays.
     halves: (usize, usize),
+}
+
+/// The buffers of one block's walk, lent by [`Sampler::walk_parts`].
+struct WalkParts<'s> {
+    schedule: &'s [[u16; 3]],
+    scratch: Scratch<'s>,
+    /// The score's difference arrays (see `score`).
+    diff_row: &'s mut [f64],
+    diff_col: &'s mut [f64],
+    /// Item positions of the ranking being replayed.
+    pos: &'s mut [u16],
+    /// The block being walked.
+    block: &'s mut [u16],
 }
 
 impl<'a> Sampler<'a> {
@@ -91,19 +113,28 @@ impl<'a> Sampler<'a> {
             region_bytes::<[u16; 3]>(n),
             region_bytes::<[u16; 2]>(leaves::leaves_for(n)),
             region_bytes::<f32>(pairs),
-            region_bytes::<[u32; leaves::SEARCH]>(leaves),
-            region_bytes::<[f32; leaves::OUTCOMES]>(leaves),
+            region_bytes::<f64>(Self::shared_len(leaves, nt, nb)),
             region_bytes::<u16>(nt),
             region_bytes::<u16>(nt),
-            region_bytes::<f64>((nt + 1).saturating_mul(nb)),
             region_bytes::<u16>(nb),
-            region_bytes::<f64>(nb.saturating_add(1)),
             region_bytes::<u16>(n),
             region_bytes::<u16>(n.saturating_add(leaves::PADDED)),
-            region_bytes::<f64>(nt.saturating_mul(nb.saturating_add(1))),
-            region_bytes::<f64>(nb.saturating_mul(nt + 1)),
             region_bytes::<u32>(uncorrected::uniforms_for(n)),
         ])
+    }
+
+    /// `f64` values of the shared region: the larger of `leaves` leaf tables and the
+    /// corrected buffers of `nt + nb` items ([`Sampler::walk_buffers`]).
+    const fn shared_len(leaves: usize, nt: usize, nb: usize) -> usize {
+        // A leaf's bounds and probabilities are 128 and 120 four-byte values.
+        let tables = leaves.saturating_mul((leaves::SEARCH + leaves::OUTCOMES) / 2);
+        // `col` and `diff_col` are (nt + 1) x nb, `row` nb + 1, `diff_row` nt x (nb + 1).
+        let corrected = (nt + 1).saturating_mul(nb.saturating_mul(3).saturating_add(1));
+        if tables > corrected {
+            tables
+        } else {
+            corrected
+        }
     }
 
     /// A sampler with nothing prepared, in regions of `arena`.
@@ -122,22 +153,15 @@ impl<'a> Sampler<'a> {
             run_count: 0,
             tops: 0,
             by_position: arena.take(pairs)?,
-            leaf_tables: Tables {
-                bounds: arena.take(leaves)?,
-                probs: arena.take(leaves)?,
-            },
+            shared: arena.take(Self::shared_len(leaves, nt, nb))?,
+            table_leaves: leaves,
+            tables_written: false,
             stale: true,
-            scratch: Scratch {
-                top: arena.take(nt)?,
-                passed: arena.take(nt)?,
-                col: arena.take((nt + 1) * nb)?,
-                col_filled: arena.take(nb)?,
-                row: arena.take(nb + 1)?,
-            },
+            top: arena.take(nt)?,
+            passed: arena.take(nt)?,
+            col_filled: arena.take(nb)?,
             pos: arena.take(n)?,
             block: arena.take(n + leaves::PADDED)?,
-            diff_row: arena.take(nt * (nb + 1))?,
-            diff_col: arena.take(nb * (nt + 1))?,
             uniforms: arena.take(uncorrected::uniforms_for(n))?,
             halves: (nt, nb),
         })
@@ -164,6 +188,57 @@ impl<'a> Sampler<'a> {
     /// uncorrected draw.
     pub(crate) fn invalidate(&mut self) {
         self.stale = true;
+    }
+
+    /// Every session's leaf tables, in the shared region.
+    #[cfg(test)]
+    pub(crate) fn leaf_tables(&mut self) -> Tables<'_> {
+        Self::tables_in(self.shared, self.table_leaves)
+    }
+
+    /// The tables of `leaves` leaves at the start of `shared`.
+    fn tables_in(shared: &mut [f64], leaves: usize) -> Tables<'_> {
+        // Whole tables of `f64`, so that the casts cannot fail.
+        let (bounds, rest) = shared.split_at_mut(leaves * leaves::SEARCH / 2);
+        let (bounds, _) = bounds.as_chunks_mut::<{ leaves::SEARCH / 2 }>();
+        let (probs, _) = rest.as_chunks_mut::<{ leaves::OUTCOMES / 2 }>();
+        Tables {
+            bounds: bytemuck::must_cast_slice_mut(bounds),
+            probs: bytemuck::must_cast_slice_mut(&mut probs[..leaves]),
+        }
+    }
+
+    /// What a walk of one block in `mode` works in. Corrected, its `f64` buffers take the
+    /// shared region and the leaf tables go stale; uncorrected walks read none of them,
+    /// which are then empty.
+    fn walk_parts(&mut self, mode: SamplerMode) -> WalkParts<'_> {
+        let (nt, nb) = self.halves;
+        let shared: &mut [f64] = if mode == SamplerMode::Corrected {
+            self.stale = true;
+            if core::mem::take(&mut self.tables_written) {
+                self.shared.fill(0.0);
+            }
+            self.shared
+        } else {
+            &mut []
+        };
+        let (col, rest) = shared.split_at_mut(((nt + 1) * nb).min(shared.len()));
+        let (row, rest) = rest.split_at_mut((nb + 1).min(rest.len()));
+        let (diff_row, diff_col) = rest.split_at_mut((nt * (nb + 1)).min(rest.len()));
+        WalkParts {
+            schedule: &self.schedule[..self.merges],
+            scratch: Scratch {
+                top: self.top,
+                passed: self.passed,
+                col,
+                col_filled: self.col_filled,
+                row,
+            },
+            diff_row,
+            diff_col,
+            pos: self.pos,
+            block: self.block,
+        }
     }
 
     /// Brings the prepared tables up to date after one weight of `dist` changed: its
@@ -203,7 +278,7 @@ impl<'a> Sampler<'a> {
                     w: by_position,
                     rows,
                 },
-                &mut self.leaf_tables.part(first..first + 1),
+                &mut Self::tables_in(self.shared, self.table_leaves).part(first..first + 1),
             );
         }
     }
@@ -216,6 +291,8 @@ impl<'a> Sampler<'a> {
         }
         let (n, count) = (dist.n, dist.pair_count());
         let rows = &dist.rows[..n];
+        self.tables_written = true;
+        let mut tables = Self::tables_in(self.shared, self.table_leaves);
         for s in 0..dist.sessions {
             let reference = dist.reference_of(s);
             let w = dist.weights_of(s);
@@ -230,7 +307,7 @@ impl<'a> Sampler<'a> {
             leaves::build(
                 &self.leaf_spans[..leaves],
                 ByPosition { w: out, rows },
-                &mut self.leaf_tables.part(s * leaves..(s + 1) * leaves),
+                &mut tables.part(s * leaves..(s + 1) * leaves),
             );
         }
         self.stale = false;
@@ -250,14 +327,15 @@ impl<'a> Sampler<'a> {
         }
         let n = dist.n;
         let mut draw = Draw::<TRACK>::new(rng);
+        let mut parts = self.walk_parts(mode);
         for (s, seg) in out.chunks_exact_mut(n).enumerate() {
             seg.copy_from_slice(dist.reference_of(s));
             merge::walk_block(
                 seg,
-                &self.schedule[..self.merges],
+                parts.schedule,
                 dist.weights_of(s),
                 mode,
-                &mut self.scratch,
+                &mut parts.scratch,
                 &mut draw,
             );
         }
@@ -277,6 +355,7 @@ impl<'a> Sampler<'a> {
         self.prepare_uncorrected(dist);
         let (n, count) = (dist.n, dist.pair_count());
         let mut log = LogProb::new();
+        let mut all_tables = Self::tables_in(self.shared, self.table_leaves);
         for (s, ranking) in out.chunks_exact_mut(n).enumerate() {
             let w = ByPosition {
                 w: &self.by_position[s * count..(s + 1) * count],
@@ -285,8 +364,8 @@ impl<'a> Sampler<'a> {
             let mut buffers = Buffers {
                 uniforms: self.uniforms,
                 merge: MergeBuffers {
-                    moved: self.scratch.top,
-                    counts: self.scratch.passed,
+                    moved: self.top,
+                    counts: self.passed,
                 },
             };
             let plan = Plan {
@@ -296,7 +375,7 @@ impl<'a> Sampler<'a> {
                 tops: self.tops,
             };
             let leaves = self.leaf_count;
-            let tables = self.leaf_tables.part(s * leaves..(s + 1) * leaves);
+            let tables = all_tables.part(s * leaves..(s + 1) * leaves);
             // Positions are drawn in the padded block buffer (see `leaves::PADDED`).
             let seg = &mut self.block[..n + leaves::PADDED];
             uncorrected::draw_block::<TRACK>(seg, plan, w, &tables, &mut buffers, rng, &mut log);
@@ -331,20 +410,22 @@ impl<'a> Sampler<'a> {
     ) -> f64 {
         let n = dist.n;
         let mut total = 0.0;
+        let parts = self.walk_parts(mode);
+        let mut scratch = parts.scratch;
         for s in 0..dist.sessions {
-            locate(&ranking[s * n..(s + 1) * n], &mut self.pos[..n]);
-            let seg = &mut self.block[..n];
+            locate(&ranking[s * n..(s + 1) * n], &mut parts.pos[..n]);
+            let seg = &mut parts.block[..n];
             seg.copy_from_slice(dist.reference_of(s));
             let mut replay = Replay {
-                pos: &self.pos[..n],
+                pos: &parts.pos[..n],
                 log_prob: LogProb::new(),
             };
             merge::walk_block(
                 seg,
-                &self.schedule[..self.merges],
+                parts.schedule,
                 dist.weights_of(s),
                 mode,
-                &mut self.scratch,
+                &mut scratch,
                 &mut replay,
             );
             total += replay.log_prob.value();
@@ -366,32 +447,27 @@ impl<'a> Sampler<'a> {
         let (nt, nb) = self.halves;
         let mut total = 0.0;
         let mut possible = true;
+        let parts = self.walk_parts(mode);
+        let mut scratch = parts.scratch;
         for s in 0..dist.sessions {
-            locate(&ranking[s * n..(s + 1) * n], &mut self.pos[..n]);
-            let seg = &mut self.block[..n];
+            locate(&ranking[s * n..(s + 1) * n], &mut parts.pos[..n]);
+            let seg = &mut parts.block[..n];
             seg.copy_from_slice(dist.reference_of(s));
             let w = dist.weights_of(s);
             let mut walk = ScoreWalk {
-                pos: &self.pos[..n],
+                pos: &parts.pos[..n],
                 w,
                 grad: &mut grad[s * count..(s + 1) * count],
                 scale,
                 corrected: mode == SamplerMode::Corrected,
-                diff_row: self.diff_row,
-                diff_col: self.diff_col,
+                diff_row: &mut *parts.diff_row,
+                diff_col: &mut *parts.diff_col,
                 row_stride: nb + 1,
                 col_stride: nt + 1,
                 log_prob: LogProb::new(),
                 possible: true,
             };
-            merge::walk_block(
-                seg,
-                &self.schedule[..self.merges],
-                w,
-                mode,
-                &mut self.scratch,
-                &mut walk,
-            );
+            merge::walk_block(seg, parts.schedule, w, mode, &mut scratch, &mut walk);
             total += walk.log_prob.value();
             possible &= walk.possible;
         }

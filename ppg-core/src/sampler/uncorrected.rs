@@ -353,14 +353,14 @@ mod tests {
             for (k, slot) in out.iter_mut().enumerate() {
                 *slot = k as u16;
             }
-            let sampler = &mut ppg.sampler;
+            let mut parts = ppg.sampler.walk_parts(SamplerMode::Uncorrected);
             let mut draw = Draw::<false>::new(&mut walk_rng);
             merge::walk_block(
                 out,
-                &sampler.schedule[..sampler.merges],
+                parts.schedule,
                 ppg.dist.weights_of(0),
                 SamplerMode::Uncorrected,
-                &mut sampler.scratch,
+                &mut parts.scratch,
                 &mut draw,
             );
         });

@@ -118,6 +118,11 @@ impl<'t> SubsetSums<'t> {
             return;
         }
         self.start = start;
+        // The empty subsets: a pass of at most 8 samples reads entry 0 of the second table,
+        // and the tables' memory holds the exact gradient between approximate steps.
+        for table in self.bytes.iter_mut() {
+            table[0] = 0.0;
+        }
         // Doubling rather than one add per entry from its lowest bit: each round is a
         // straight vector loop, and entry m still sums its shares from the lowest bit up.
         for (table, shares) in self.bytes.iter_mut().zip(shares.chunks(8)) {

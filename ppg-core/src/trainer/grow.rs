@@ -14,7 +14,7 @@
 //! engine lends it, and the state before the call, which the engine keeps anyway to undo a
 //! failed run.
 
-use super::{TrainState, Trainer};
+use super::{Saved, Trainer};
 use crate::distribution::Distribution;
 use crate::sampler::Sampler;
 use crate::{Error, Objective, Rng, TrainConfig, TrainReport};
@@ -23,7 +23,7 @@ use crate::{Error, Objective, Rng, TrainConfig, TrainReport};
 pub(crate) struct Before<'s> {
     pub reference: &'s [u16],
     pub weights: &'s [f32],
-    pub train: &'s TrainState<'s>,
+    pub train: &'s Saved<'s>,
     pub rng: &'s Rng,
 }
 
@@ -75,7 +75,7 @@ pub(crate) fn train(
         // The last stage is exactly the run without growing, the caller's best included;
         // the smaller ones start with none.
         if s == sessions {
-            trainer.state.copy_from(before.train);
+            trainer.restart_from(before.train);
         } else {
             trainer.reset();
         }

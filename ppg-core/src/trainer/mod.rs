@@ -10,77 +10,35 @@
 //! - [`approximate`]: the paper's Eq. 8 step as vector loops.
 //! - [`grow`]: the same loop over a growing number of sessions ([`TrainConfig::grow`]).
 //! - [`hold`]: a run with some pairs held in their order first, then released.
+//! - [`state`]: what a run changes besides the distribution, and the copy to undo it.
+//! - [`scratch`]: the step's scratch, the exact gradient's or the approximate step's.
 
 mod approximate;
 mod config;
 pub(crate) mod grow;
 pub(crate) mod hold;
+mod scratch;
+mod state;
 
 pub use config::{Gradient, TrainConfig};
+pub use state::PendingDraw;
+pub(crate) use state::{Saved, TrainState};
 
 use self::approximate::{clamp, descend, inverted_shares, Key, SubsetSums};
+use self::scratch::StepScratch;
 use crate::arena::{region_bytes, sum, Arena};
 use crate::distribution::{locate, Distribution};
-use crate::pairs;
 use crate::sampler::{Sampler, SamplerMode};
 use crate::{Dims, Error, Objective, Rng, TrainReport};
-
-/// What a training run changes besides the distribution: the pending batch and the best
-/// ranking. The engine keeps a second copy of it to undo a failed run.
-pub(crate) struct TrainState<'a> {
-    best: &'a mut [u16],
-    best_cost: f64,
-    batch: &'a mut [u16],
-    batch_log_prob: &'a mut [f64],
-    pending: usize,
-    pending_mode: SamplerMode,
-}
-
-impl<'a> TrainState<'a> {
-    /// Bytes of the regions [`TrainState::new`] takes for shape `dims`.
-    pub(crate) const fn bytes(dims: Dims) -> usize {
-        sum(&[
-            region_bytes::<u16>(dims.total()),
-            region_bytes::<u16>(dims.total().saturating_mul(dims.batch)),
-            region_bytes::<f64>(dims.batch),
-        ])
-    }
-
-    /// No best, no batch, in regions of `arena`.
-    pub(crate) fn new(arena: &mut Arena<'a>, dims: Dims) -> Result<Self, Error> {
-        Ok(TrainState {
-            best: arena.take(dims.total())?,
-            batch: arena.take(dims.total() * dims.batch)?,
-            batch_log_prob: arena.take(dims.batch)?,
-            best_cost: f64::INFINITY,
-            pending: 0,
-            pending_mode: SamplerMode::Uncorrected,
-        })
-    }
-
-    pub(crate) fn copy_from(&mut self, other: &TrainState) {
-        self.best.copy_from_slice(other.best);
-        self.best_cost = other.best_cost;
-        self.batch.copy_from_slice(other.batch);
-        self.batch_log_prob.copy_from_slice(other.batch_log_prob);
-        self.pending = other.pending;
-        self.pending_mode = other.pending_mode;
-    }
-}
 
 /// The trainer: its state and the scratch of a step.
 pub(crate) struct Trainer<'a> {
     pub(crate) state: TrainState<'a>,
-    /// The exact gradient, one value per pair and session; the approximate step keeps E in it.
-    grad: &'a mut [f32],
+    /// The step's scratch ([`StepScratch`]): the exact gradient, or the approximate step's
+    /// buffers, which no step needs at once.
+    work: &'a mut [f32],
     /// The cost of each pending sample.
     costs: &'a mut [f64],
-    /// Each sample's share of the gradient, `(cost - baseline) / batch`.
-    scale: &'a mut [f32],
-    /// Scratch for the approximate step's sample keys (see `inverted_shares`): `n x batch`.
-    positions: &'a mut [u16],
-    /// The approximate step's two subset-sum tables.
-    subsets: &'a mut [[[f32; 256]; 2]],
     /// A grown run's kept ranking ([`grow`]): `items * sessions` ids.
     kept: &'a mut [u16],
 }
@@ -88,14 +46,10 @@ pub(crate) struct Trainer<'a> {
 impl<'a> Trainer<'a> {
     /// Bytes of the regions [`Trainer::new`] takes for shape `dims`.
     pub(crate) const fn bytes(dims: Dims) -> usize {
-        let pairs = pairs::count(dims.items).saturating_mul(dims.sessions);
         sum(&[
             TrainState::bytes(dims),
-            region_bytes::<f32>(pairs),
+            region_bytes::<f32>(StepScratch::len(dims)),
             region_bytes::<f64>(dims.batch),
-            region_bytes::<f32>(dims.batch),
-            region_bytes::<u16>(dims.items.saturating_mul(dims.batch)),
-            region_bytes::<[[f32; 256]; 2]>(1),
             region_bytes::<u16>(dims.total()),
         ])
     }
@@ -104,11 +58,8 @@ impl<'a> Trainer<'a> {
     pub(crate) fn new(arena: &mut Arena<'a>, dims: Dims) -> Result<Self, Error> {
         Ok(Trainer {
             state: TrainState::new(arena, dims)?,
-            grad: arena.take(pairs::count(dims.items) * dims.sessions)?,
+            work: arena.take(StepScratch::len(dims))?,
             costs: arena.take(dims.batch)?,
-            scale: arena.take(dims.batch)?,
-            positions: arena.take(dims.items * dims.batch)?,
-            subsets: arena.take(1)?,
             kept: arena.take(dims.total())?,
         })
     }
@@ -116,7 +67,56 @@ impl<'a> Trainer<'a> {
     /// Forgets the best ranking and the pending batch (a new query).
     pub(crate) fn reset(&mut self) {
         self.state.best_cost = f64::INFINITY;
-        self.state.pending = 0;
+        self.state.pending = None;
+    }
+
+    /// Forgets the pending batch: the distribution it was drawn from changed, so it could
+    /// not be drawn again to undo a failed run, and a step on it would follow the gradient
+    /// of another distribution.
+    pub(crate) fn drop_pending(&mut self) {
+        self.state.pending = None;
+    }
+
+    /// Copies the best ranking and how the pending batch was drawn into `to`.
+    pub(crate) fn save(&self, to: &mut Saved) {
+        to.best.copy_from_slice(self.state.best);
+        to.best_cost = self.state.best_cost;
+        to.pending = self.state.pending.clone();
+    }
+
+    /// The best ranking of `from`, with no batch pending: where a grown run's last stage
+    /// starts.
+    fn restart_from(&mut self, from: &Saved) {
+        self.state.best.copy_from_slice(from.best);
+        self.state.best_cost = from.best_cost;
+        self.state.pending = None;
+    }
+
+    /// Back to `from`, the pending batch drawn again from `dist`, which must be the
+    /// distribution it was first drawn from (the engine restores it first).
+    pub(crate) fn restore(&mut self, from: &Saved, dist: &Distribution, sampler: &mut Sampler) {
+        self.restart_from(from);
+        if let Some(drawn) = &from.pending {
+            self.redraw(drawn, dist, sampler);
+        }
+    }
+
+    /// How the pending batch was drawn, if one is pending.
+    pub(crate) fn pending(&self) -> Option<&PendingDraw> {
+        self.state.pending.as_ref()
+    }
+
+    /// Draws `drawn`'s batch again from `dist` into the pending batch; `rng` does not move.
+    /// Batches pending outside a training call come from `Ppg::sample_batch`, with
+    /// log-probabilities.
+    pub(crate) fn redraw(
+        &mut self,
+        drawn: &PendingDraw,
+        dist: &Distribution,
+        sampler: &mut Sampler,
+    ) {
+        let mut rng = drawn.rng.clone();
+        self.draw_batch::<true>(dist, sampler, &mut rng, drawn.count, drawn.mode);
     }
 
     /// The lowest-cost ranking seen so far and its cost, if any was scored.
@@ -130,12 +130,12 @@ impl<'a> Trainer<'a> {
 
     /// The pending batch of rankings of `total` ids each.
     pub(crate) fn batch(&self, total: usize) -> &[u16] {
-        &self.state.batch[..self.state.pending * total]
+        &self.state.batch[..self.state.pending_count() * total]
     }
 
     /// The log-probability of each pending ranking.
     pub(crate) fn batch_log_probs(&self) -> &[f64] {
-        &self.state.batch_log_prob[..self.state.pending]
+        &self.state.batch_log_prob[..self.state.pending_count()]
     }
 
     /// One training call: grown over sessions when `config` says so and there is more than
@@ -229,12 +229,15 @@ impl<'a> Trainer<'a> {
         mode: SamplerMode,
     ) {
         let total = dist.n * dist.sessions;
+        self.state.pending = Some(PendingDraw {
+            count,
+            mode,
+            rng: rng.clone(),
+        });
         let rankings = self.state.batch.chunks_exact_mut(total).take(count);
         for (ranking, log_prob) in rankings.zip(self.state.batch_log_prob.iter_mut()) {
             *log_prob = sampler.draw::<TRACK>(dist, mode, rng, ranking);
         }
-        self.state.pending = count;
-        self.state.pending_mode = mode;
     }
 
     /// One step on the pending batch with the caller's `costs`, under `config` with the
@@ -251,13 +254,17 @@ impl<'a> Trainer<'a> {
         config: &TrainConfig,
         layout_batch: usize,
     ) -> Result<bool, Error> {
-        let pending = self.state.pending;
-        if pending == 0 {
+        let Some(PendingDraw {
+            count: pending,
+            mode,
+            ..
+        }) = self.state.pending
+        else {
             return Err(Error::NoPendingBatch);
-        }
+        };
         let step = TrainConfig {
             batch: pending,
-            sampler: self.state.pending_mode,
+            sampler: mode,
             ..*config
         };
         step.check(layout_batch)?;
@@ -301,7 +308,7 @@ impl<'a> Trainer<'a> {
         };
         match config.gradient {
             Gradient::Exact => {
-                let grad = &mut self.grad[..count * sessions];
+                let grad = &mut self.work[..count * sessions];
                 grad.fill(0.0);
                 for b in 0..batch {
                     let scale = (self.costs[b] - baseline) / batch as f64;
@@ -317,25 +324,28 @@ impl<'a> Trainer<'a> {
             Gradient::Approximate => {
                 // sum_b c_b (e_b - w) / (w (1 - w)) = (E - w C) / (w (1 - w)), E the sum of c_b
                 // over the samples that invert the pair and C the sum of all c_b.
-                let scale = &mut self.scale[..batch];
+                let StepScratch {
+                    inverted,
+                    subsets,
+                    scale,
+                    keys,
+                } = StepScratch::split(self.work, count, batch);
                 for (c, &cost) in scale.iter_mut().zip(&self.costs[..batch]) {
                     *c = ((cost - baseline) / batch as f64) as f32;
                 }
                 let c_all: f32 = scale.iter().sum();
-                let mut sums = SubsetSums::new(&mut self.subsets[0]);
+                let mut sums = SubsetSums::new(subsets);
                 for s in 0..sessions {
                     let (rank, _) = sampler.positions(n);
                     locate(dist.reference_of(s), rank);
                     let rankings = self.state.batch.chunks_exact(total).take(batch);
                     let rankings = rankings.map(|ranking| &ranking[s * n..(s + 1) * n]);
-                    let keys = &mut self.positions[..n * batch];
-                    // The exact branch's gradient buffer, free here, holds E.
-                    let inverted = &mut self.grad[..count];
                     if n <= i8::PLACES {
-                        let keys = bytemuck::cast_slice_mut::<u16, i8>(keys);
+                        let keys = &mut bytemuck::must_cast_slice_mut::<f32, i8>(keys)[..n * batch];
                         inverted_shares(keys, rank, rankings, scale, &mut sums, inverted);
                     } else {
-                        let keys = bytemuck::cast_slice_mut::<u16, i16>(keys);
+                        let keys =
+                            &mut bytemuck::must_cast_slice_mut::<f32, i16>(keys)[..n * batch];
                         inverted_shares(keys, rank, rankings, scale, &mut sums, inverted);
                     }
                     descend(
@@ -352,7 +362,7 @@ impl<'a> Trainer<'a> {
             self.rereference(dist, sampler);
         }
         sampler.invalidate();
-        self.state.pending = 0;
+        self.state.pending = None;
         improved.is_some()
     }
 
