@@ -216,12 +216,14 @@ impl<'a> Sampler<'a> {
         let shared: &mut [f64] = if mode == SamplerMode::Corrected {
             self.stale = true;
             if core::mem::take(&mut self.tables_written) {
+                // The score's difference arrays start at zero (see `tables_written`).
                 self.shared.fill(0.0);
             }
             self.shared
         } else {
             &mut []
         };
+        // Bounded by what is left, so that the empty region of an uncorrected walk splits.
         let (col, rest) = shared.split_at_mut(((nt + 1) * nb).min(shared.len()));
         let (row, rest) = rest.split_at_mut((nb + 1).min(rest.len()));
         let (diff_row, diff_col) = rest.split_at_mut((nt * (nb + 1)).min(rest.len()));

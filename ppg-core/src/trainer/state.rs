@@ -20,7 +20,7 @@ pub(crate) struct TrainState<'a> {
 
 /// How the pending batch was drawn: enough to draw it again, bit for bit, from the same
 /// distribution ([`crate::Ppg::redraw`]). The engine's copy to undo a failed run keeps this
-/// instead of the batch (2,689 bytes less for 20 items x 4 sessions x 16), so every call
+/// instead of the batch (2,696 bytes less for 20 items x 4 sessions x 16), so every call
 /// that changes the distribution drops the pending batch (`Trainer::drop_pending`).
 #[derive(Clone, Debug, PartialEq)]
 pub struct PendingDraw {
