@@ -198,14 +198,17 @@ impl<'a> Sampler<'a> {
 
     /// The tables of `leaves` leaves at the start of `shared`.
     fn tables_in(shared: &mut [f64], leaves: usize) -> Tables<'_> {
-        // Whole tables of `f64`, so that the casts cannot fail.
         let (bounds, rest) = shared.split_at_mut(leaves * leaves::SEARCH / 2);
-        let (bounds, _) = bounds.as_chunks_mut::<{ leaves::SEARCH / 2 }>();
-        let (probs, _) = rest.as_chunks_mut::<{ leaves::OUTCOMES / 2 }>();
-        Tables {
-            bounds: bytemuck::must_cast_slice_mut(bounds),
-            probs: bytemuck::must_cast_slice_mut(&mut probs[..leaves]),
-        }
+        let probs = &mut rest[..leaves * leaves::OUTCOMES / 2];
+        // Whole tables of 8-aligned `f64`: the casts cannot fail, and dropping the error
+        // (rather than `cast_slice_mut`'s panic) keeps its formatting out of firmware.
+        let (Ok(bounds), Ok(probs)) = (
+            bytemuck::try_cast_slice_mut(bounds),
+            bytemuck::try_cast_slice_mut(probs),
+        ) else {
+            unreachable!("whole leaf tables");
+        };
+        Tables { bounds, probs }
     }
 
     /// What a walk of one block in `mode` works in. Corrected, its `f64` buffers take the
