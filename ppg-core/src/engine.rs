@@ -17,6 +17,22 @@ use crate::sampler::{Sampler, SamplerMode};
 use crate::trainer::{grow, hold, PendingDraw, Saved, TrainConfig, Trainer};
 use crate::{Dims, Error, Objective, Rng, TrainReport};
 
+/// Any objective, `dyn` ones included, behind the one vtable the trainer calls: a closure
+/// would hide [`Objective::single`].
+struct Forward<'o, O: ?Sized>(&'o mut O);
+
+impl<O: Objective + ?Sized> Objective for Forward<'_, O> {
+    fn cost(&mut self, ranking: &[u16], sessions: usize) -> f64 {
+        self.0.cost(ranking, sessions)
+    }
+    fn single(&self) -> bool {
+        self.0.single()
+    }
+    fn cost_single(&mut self, ranking: &[u16], sessions: usize) -> f32 {
+        self.0.cost_single(ranking, sessions)
+    }
+}
+
 /// A Probabilistic Permutation Graph over `sessions` independent blocks of the same list.
 ///
 /// Each session block has a reference permutation and an inversion probability per item
@@ -376,8 +392,8 @@ impl<'a> Ppg<'a> {
         // one indirect call per cost, beside a cost's and a sample's thousands of
         // instructions (x86_64: a training run's count moved by 0.4% with it and the leaf
         // and log-probability changes together).
-        let mut cost = |ranking: &[u16], sessions: usize| objective.cost(ranking, sessions);
-        let objective: &mut dyn Objective = &mut cost;
+        let mut forward = Forward(objective);
+        let objective: &mut dyn Objective = &mut forward;
         let sessions = self.dist.sessions;
         let saved = &self.saved;
         let before = grow::Before {

@@ -2,7 +2,8 @@
 
 mod support;
 
-use ppg_core::{Dims, Error, Gradient, Ppg, SamplerMode, TrainConfig};
+use ppg_core::objective::{exposure, Eel, RankStart};
+use ppg_core::{Dims, Error, Gradient, Objective, Ppg, SamplerMode, TrainConfig};
 use support::memory;
 
 /// Number of pairs out of the target order `0..n` reversed, summed over sessions.
@@ -171,6 +172,160 @@ fn an_objective_returning_nan_late_in_training_changes_nothing() {
             },
             Error::NotFinite { index: 3 },
         );
+    }
+}
+
+/// `distance_to_reverse` of lists of `n`, as an objective that adds up in single precision
+/// (`Objective::single`), returning `bad` at its call number `bad_at` (none when 0).
+struct Single {
+    n: usize,
+    calls: u32,
+    bad_at: u32,
+    bad: f32,
+}
+
+impl Objective for Single {
+    fn cost(&mut self, ranking: &[u16], sessions: usize) -> f64 {
+        f64::from(self.cost_single(ranking, sessions))
+    }
+    fn single(&self) -> bool {
+        true
+    }
+    fn cost_single(&mut self, ranking: &[u16], _: usize) -> f32 {
+        self.calls += 1;
+        if self.calls == self.bad_at {
+            self.bad
+        } else {
+            distance_to_reverse(ranking, self.n) as f32
+        }
+    }
+}
+
+#[test]
+fn a_single_precision_objective_returning_nan_late_in_training_changes_nothing() {
+    for bad in [f32::NAN, f32::INFINITY, f32::NEG_INFINITY] {
+        assert_unchanged_by(
+            |ppg| {
+                let mut cost = Single {
+                    n: 7,
+                    calls: 0,
+                    bad_at: 100,
+                    bad,
+                };
+                ppg.train(&mut cost, &TrainConfig::default()).unwrap_err()
+            },
+            Error::NotFinite { index: 3 },
+        );
+    }
+}
+
+/// A single-precision objective (EEL in `f32`) keeps the run's bookkeeping in `f32`. With
+/// a batch of 16 and no baseline each share, `cost / 16`, is the same in either precision,
+/// so the run equals, to the bit, the one that keeps the same costs widened to `f64` (the
+/// objective behind a closure, which is not single): the golden query, four recipes.
+#[test]
+fn a_single_precision_objective_trains_as_its_costs_widened() {
+    let utility = [4.0, 4.0, 3.0, 3.0, 2.0, 1.0, 1.0, 0.0, 0.0, 0.0];
+    let group = [0u8, 0, 0, 1, 0, 0, 1, 1, 0, 1];
+    let mut table = [0f64; 10];
+    exposure::fill(RankStart::One, &mut table);
+    let table = table.map(|e| e as f32);
+    let recipes = [
+        TrainConfig::default(),
+        TrainConfig {
+            gradient: Gradient::Exact,
+            ..TrainConfig::default()
+        },
+        TrainConfig {
+            grow: true,
+            score_input: true,
+            ..TrainConfig::default()
+        },
+        TrainConfig {
+            sampler: SamplerMode::Corrected,
+            epochs: 20,
+            ..TrainConfig::default()
+        },
+    ];
+    /// The EEL, counting the calls of each precision.
+    struct Counted<'e> {
+        eel: Eel<'e, f32>,
+        double: u32,
+        single: u32,
+    }
+    impl Objective for Counted<'_> {
+        fn cost(&mut self, ranking: &[u16], sessions: usize) -> f64 {
+            self.double += 1;
+            self.eel.cost(ranking, sessions)
+        }
+        fn single(&self) -> bool {
+            self.eel.single()
+        }
+        fn cost_single(&mut self, ranking: &[u16], sessions: usize) -> f32 {
+            self.single += 1;
+            self.eel.cost_single(ranking, sessions)
+        }
+    }
+    let dims = Dims::new(10, 4, 16);
+    for config in recipes {
+        let mut eel = Counted {
+            eel: Eel::<f32>::new(&utility, &group, 5, &table).unwrap(),
+            double: 0,
+            single: 0,
+        };
+        let (mut a, mut b) = (memory(dims), memory(dims));
+        let mut single = Ppg::new(&mut a, dims, 42).unwrap();
+        let mut double = Ppg::new(&mut b, dims, 42).unwrap();
+        for ppg in [&mut single, &mut double] {
+            ppg.start(10, 4, 0.5).unwrap();
+            ppg.keep_order_within(&group).unwrap();
+        }
+        let by_single = single.train(&mut eel, &config).unwrap();
+        // Every sample's cost came in single precision; a grown run's copies of the best so
+        // far, costed (and counted as samples) between its stages, in `f64`.
+        assert_eq!(eel.single + eel.double, by_single.samples, "{config:?}");
+        assert!(config.grow || eel.double == 0, "{config:?}");
+        let mut widened = |r: &[u16], s: usize| eel.eel.cost(r, s);
+        let by_double = double.train(&mut widened, &config).unwrap();
+        assert_eq!(by_single, by_double, "{config:?}");
+        assert_eq!(single.best(), double.best(), "{config:?}");
+        for s in 0..4 {
+            for x in 0..10 {
+                for y in x + 1..10 {
+                    assert_eq!(single.weight(s, x, y), double.weight(s, x, y));
+                }
+            }
+        }
+    }
+}
+
+/// The single-precision baseline is the batch's mean: a cost that never changes then
+/// gives every sample a share of 0, and no weight moves (without it, every weight does).
+#[test]
+fn a_single_precision_baseline_cancels_a_constant_cost() {
+    struct Constant;
+    impl Objective for Constant {
+        fn cost(&mut self, _: &[u16], _: usize) -> f64 {
+            0.75
+        }
+        fn single(&self) -> bool {
+            true
+        }
+    }
+    let (n, sessions) = (6, 2);
+    let dims = Dims::new(n, sessions, 16);
+    for baseline in [true, false] {
+        let mut mem = memory(dims);
+        let mut ppg = Ppg::new(&mut mem, dims, 3).unwrap();
+        ppg.start(n, sessions, 0.5).unwrap();
+        let config = TrainConfig {
+            baseline,
+            epochs: 3,
+            ..TrainConfig::default()
+        };
+        ppg.train(&mut Constant, &config).unwrap();
+        let moved = (0..n).any(|x| (x + 1..n).any(|y| ppg.weight(0, x, y).unwrap() != 0.5));
+        assert_eq!(moved, !baseline, "baseline {baseline}");
     }
 }
 

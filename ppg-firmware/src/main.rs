@@ -21,7 +21,6 @@ use core::fmt::Write;
 use core::panic::PanicInfo;
 use cortex_m_rt::entry;
 use cortex_m_semihosting::{debug, hio, nr, syscall};
-use ppg_core::objective::Real;
 use ppg_core::{Dims, Ppg, SamplerMode};
 
 /// The shape of the sampling measurement: 4 sessions of 20 items, batch 16.
@@ -71,15 +70,9 @@ fn main() -> ! {
         panic!("deliberate panic (semihosting argument `panic`)");
     }
     if mode == "train" {
-        // The single-precision training run alone (what firmware runs), for instruction
-        // profiles of it; `train64` is the golden double-precision one.
+        // The training run alone, for instruction profiles of it.
         let result = report::trained::<f32>(&mut ENGINE[..])
             .and_then(|(ppg, report)| report::print_trained(&mut out, "single_", &ppg, &report));
-        exit(result.is_ok());
-    }
-    if mode == "train64" {
-        let result = report::trained::<f64>(&mut ENGINE[..])
-            .and_then(|(ppg, report)| report::print_trained(&mut out, "", &ppg, &report));
         exit(result.is_ok());
     }
     if mode == "sample" {
@@ -123,8 +116,14 @@ fn measure(
     let ((), n) = counter.measure(|| count::calibrate(CALIBRATION));
     writeln!(out, "measure calibration_loop_{CALIBRATION} {}", Count(n))?;
 
-    train::<f64>(out, counter, mem, "golden")?;
-    train::<f32>(out, counter, mem, "single")?;
+    let (trained, n) = counter.measure(|| report::trained::<f32>(mem));
+    let (_, report) = trained?;
+    writeln!(
+        out,
+        "measure train_10x4_single {} epochs {}",
+        Count(n),
+        report.epochs
+    )?;
 
     let mut ppg = engine_4x20(mem)?;
     let mut ranking = [0u16; 80];
@@ -145,24 +144,6 @@ fn measure(
         let (items, sessions, batch) = (dims.items, dims.sessions, dims.batch);
         writeln!(out, "measure bytes_{items}x{sessions}x{batch} {bytes}")?;
     }
-    Ok(())
-}
-
-/// Counts the golden training run with EEL in `F` and prints it as `train_10x4_{name}`.
-fn train<F: Real>(
-    out: &mut impl Write,
-    counter: &mut count::Counter,
-    mem: &mut [u8],
-    name: &str,
-) -> Result<(), report::Failure> {
-    let (trained, n) = counter.measure(|| report::trained::<F>(mem));
-    let (_, report) = trained?;
-    writeln!(
-        out,
-        "measure train_10x4_{name} {} epochs {}",
-        Count(n),
-        report.epochs
-    )?;
     Ok(())
 }
 

@@ -147,9 +147,14 @@ impl<'a, F: Real> Eel<'a, F> {
     /// id `>= n`; an optimiser stops on it. Blocks are not checked to be permutations: an
     /// id named twice is counted twice.
     pub fn value(&self, ranking: &[u16], sessions: usize) -> f64 {
+        self.sum(ranking, sessions).map_or(f64::NAN, F::to_f64)
+    }
+
+    /// The EEL in `F`, `None` where [`Eel::value`] is NaN.
+    fn sum(&self, ranking: &[u16], sessions: usize) -> Option<F> {
         let n = self.group.len();
         if !shape_ok(ranking, sessions, n) {
-            return f64::NAN;
+            return None;
         }
         // Four partial sums per group, by rank modulo 4: a single sum is one chain of
         // dependent adds through memory as long as the ranking, and the trainer calls this
@@ -167,16 +172,12 @@ impl<'a, F: Real> Eel<'a, F> {
             let mut exposures = self.exposure.chunks_exact(4);
             for (four, e) in (&mut items).zip(&mut exposures) {
                 for (lane, (&item, &e)) in lanes.iter_mut().zip(four.iter().zip(e)) {
-                    if add(lane, item, e).is_none() {
-                        return f64::NAN;
-                    }
+                    add(lane, item, e)?;
                 }
             }
             let rest = items.remainder().iter().zip(exposures.remainder());
             for (lane, (&item, &e)) in lanes.iter_mut().zip(rest) {
-                if add(lane, item, e).is_none() {
-                    return f64::NAN;
-                }
+                add(lane, item, e)?;
             }
         }
         let mut exposure = [F::ZERO; MAX_GROUPS];
@@ -189,7 +190,7 @@ impl<'a, F: Real> Eel<'a, F> {
             let d = e / sessions - t;
             sum += d * d;
         }
-        sum.to_f64()
+        Some(sum)
     }
 }
 
@@ -197,6 +198,16 @@ impl<F: Real> Objective for Eel<'_, F> {
     /// The EEL itself; NaN for a malformed ranking.
     fn cost(&mut self, ranking: &[u16], sessions: usize) -> f64 {
         self.value(ranking, sessions)
+    }
+
+    /// Single precision when `F` is `f32`.
+    fn single(&self) -> bool {
+        F::SINGLE
+    }
+
+    /// The sum in `F`, rounded to `f32` (as is, when `F` is `f32`).
+    fn cost_single(&mut self, ranking: &[u16], sessions: usize) -> f32 {
+        self.sum(ranking, sessions).map_or(f32::NAN, F::to_f32)
     }
 }
 

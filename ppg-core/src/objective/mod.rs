@@ -29,6 +29,21 @@ pub const MAX_GROUPS: usize = 16;
 pub trait Objective {
     /// The cost of `ranking`.
     fn cost(&mut self, ranking: &[u16], sessions: usize) -> f64;
+
+    /// Whether the objective adds up in single precision (`Eel<f32>`). The trainer then
+    /// takes each sample's cost from [`Objective::cost_single`] and keeps its bookkeeping
+    /// (the best so far, each sample's share of the step) in `f32`, so that on a
+    /// single-precision FPU a training run calls no software double-precision routine. The
+    /// report's cost is that `f32` value, exactly. `false` by default.
+    fn single(&self) -> bool {
+        false
+    }
+
+    /// The cost of `ranking` in single precision, called instead of [`Objective::cost`]
+    /// when [`Objective::single`] is `true`; by default the cost rounded to `f32`.
+    fn cost_single(&mut self, ranking: &[u16], sessions: usize) -> f32 {
+        self.cost(ranking, sessions) as f32
+    }
 }
 
 impl<F: FnMut(&[u16], usize) -> f64> Objective for F {

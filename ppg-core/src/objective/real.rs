@@ -27,21 +27,29 @@ pub trait Real:
 {
     /// 0.
     const ZERO: Self;
+    /// Whether this is `f32`.
+    const SINGLE: bool;
     /// `x`, rounded to the nearest value of this type.
     fn from_f64(x: f64) -> Self;
     /// The value as an `f64`, exactly.
     fn to_f64(self) -> f64;
+    /// The value as an `f32`, rounded.
+    fn to_f32(self) -> f32;
     /// `n`, rounded to the nearest value of this type (without passing through `f64`).
     fn from_count(n: usize) -> Self;
 }
 
 impl Real for f32 {
     const ZERO: Self = 0.0;
+    const SINGLE: bool = true;
     fn from_f64(x: f64) -> Self {
         x as f32
     }
     fn to_f64(self) -> f64 {
         f64::from(self)
+    }
+    fn to_f32(self) -> f32 {
+        self
     }
     fn from_count(n: usize) -> Self {
         n as f32
@@ -50,11 +58,15 @@ impl Real for f32 {
 
 impl Real for f64 {
     const ZERO: Self = 0.0;
+    const SINGLE: bool = false;
     fn from_f64(x: f64) -> Self {
         x
     }
     fn to_f64(self) -> f64 {
         self
+    }
+    fn to_f32(self) -> f32 {
+        self as f32
     }
     fn from_count(n: usize) -> Self {
         n as f64

@@ -173,17 +173,34 @@ impl<'a> Trainer<'a> {
         config: &TrainConfig,
     ) -> Result<TrainReport, Error> {
         let (sessions, total) = (dist.sessions, dist.n * dist.sessions);
+        // An objective that adds up in single precision: costs, the best so far and the
+        // shares stay `f32` until the run ends (`Objective::single`).
+        let single = objective.single();
+        if single {
+            self.state.best_single = self.state.best_cost as f32;
+        }
         let mut samples = 0;
         let mut best_epoch = None;
+        let mut input_won = false;
         if config.score_input {
-            let cost = objective.cost(&dist.reference[..total], sessions);
-            if !cost.is_finite() {
-                return Err(Error::NotFinite { index: 0 });
-            }
+            let input = &dist.reference[..total];
+            let not_finite = Err(Error::NotFinite { index: 0 });
+            input_won = if single {
+                let cost = objective.cost_single(input, sessions);
+                if !cost.is_finite() {
+                    return not_finite;
+                }
+                lowest(&[cost], &mut self.state.best_single).is_some()
+            } else {
+                let cost = objective.cost(input, sessions);
+                if !cost.is_finite() {
+                    return not_finite;
+                }
+                lowest(&[cost], &mut self.state.best_cost).is_some()
+            };
             samples += 1;
-            if cost < self.state.best_cost {
-                self.state.best_cost = cost;
-                self.state.best[..total].copy_from_slice(&dist.reference[..total]);
+            if input_won {
+                self.state.best[..total].copy_from_slice(input);
             }
         }
         let mut epochs = 0;
@@ -191,14 +208,23 @@ impl<'a> Trainer<'a> {
         while epochs < config.epochs {
             self.draw_batch::<false>(dist, sampler, rng, config.batch, config.sampler);
             for b in 0..config.batch {
-                let cost = objective.cost(&self.state.batch[b * total..(b + 1) * total], sessions);
-                if !cost.is_finite() {
+                let ranking = &self.state.batch[b * total..(b + 1) * total];
+                // Single-precision costs take the first half of the `f64` region.
+                let finite = if single {
+                    let cost = objective.cost_single(ranking, sessions);
+                    bytemuck::must_cast_slice_mut::<f64, f32>(self.costs)[b] = cost;
+                    cost.is_finite()
+                } else {
+                    let cost = objective.cost(ranking, sessions);
+                    self.costs[b] = cost;
+                    cost.is_finite()
+                };
+                if !finite {
                     return Err(Error::NotFinite { index: b });
                 }
-                self.costs[b] = cost;
             }
             samples += config.batch as u32;
-            let improved = self.step(dist, sampler, config);
+            let improved = self.step(dist, sampler, config, single);
             epochs += 1;
             if improved {
                 best_epoch = Some(epochs - 1);
@@ -209,6 +235,10 @@ impl<'a> Trainer<'a> {
                     break;
                 }
             }
+        }
+        if single && (input_won || best_epoch.is_some()) {
+            // Exactly the objective's value: once a run, outside its loop.
+            self.state.best_cost = f64::from(self.state.best_single);
         }
         Ok(TrainReport {
             epochs,
@@ -278,40 +308,56 @@ impl<'a> Trainer<'a> {
             return Err(Error::NotFinite { index });
         }
         self.costs[..pending].copy_from_slice(costs);
-        Ok(self.step(dist, sampler, &step))
+        Ok(self.step(dist, sampler, &step, false))
     }
 
-    /// Gradient step on `config.batch` pending samples whose costs are in `costs`.
+    /// Gradient step on `config.batch` pending samples whose costs are in `costs`: `f64`,
+    /// or `f32` from a single-precision objective when `single`, the best so far then in
+    /// `best_single`.
     fn step(
         &mut self,
         dist: &mut Distribution,
         sampler: &mut Sampler,
         config: &TrainConfig,
+        single: bool,
     ) -> bool {
         let (n, count, sessions) = (dist.n, dist.pair_count(), dist.sessions);
         let total = n * sessions;
         let batch = config.batch;
-        let mut improved = None;
-        for b in 0..batch {
-            if self.costs[b] < self.state.best_cost {
-                self.state.best_cost = self.costs[b];
-                improved = Some(b);
-            }
-        }
+        let costs = &self.costs[..batch];
+        let costs_single = &bytemuck::must_cast_slice::<f64, f32>(self.costs)[..batch];
+        let improved = if single {
+            lowest(costs_single, &mut self.state.best_single)
+        } else {
+            lowest(costs, &mut self.state.best_cost)
+        };
         if let Some(b) = improved {
             self.state.best[..total].copy_from_slice(&self.state.batch[b * total..(b + 1) * total]);
         }
-        let baseline = if config.baseline {
-            self.costs[..batch].iter().sum::<f64>() / batch as f64
+        // Each sample's share of the step, `(cost - baseline) / batch`, in the precision of
+        // its cost; the baseline, when asked, is the batch's mean.
+        let baseline = if config.baseline && !single {
+            costs.iter().sum::<f64>() / batch as f64
         } else {
             0.0
         };
+        let baseline_single = if config.baseline && single {
+            costs_single.iter().sum::<f32>() / batch as f32
+        } else {
+            0.0
+        };
+        let share = |b: usize| (costs[b] - baseline) / batch as f64;
+        let share_single = |b: usize| (costs_single[b] - baseline_single) / batch as f32;
         match config.gradient {
             Gradient::Exact => {
                 let grad = &mut self.work[..count * sessions];
                 grad.fill(0.0);
                 for b in 0..batch {
-                    let scale = (self.costs[b] - baseline) / batch as f64;
+                    let scale = if single {
+                        f64::from(share_single(b))
+                    } else {
+                        share(b)
+                    };
                     let ranking = &self.state.batch[b * total..(b + 1) * total];
                     sampler.score(dist, config.sampler, ranking, scale, grad);
                 }
@@ -330,8 +376,12 @@ impl<'a> Trainer<'a> {
                     scale,
                     keys,
                 } = StepScratch::split(self.work, count, batch);
-                for (c, &cost) in scale.iter_mut().zip(&self.costs[..batch]) {
-                    *c = ((cost - baseline) / batch as f64) as f32;
+                for (b, c) in scale.iter_mut().enumerate() {
+                    *c = if single {
+                        share_single(b)
+                    } else {
+                        share(b) as f32
+                    };
                 }
                 let c_all: f32 = scale.iter().sum();
                 let mut sums = SubsetSums::new(subsets);
@@ -388,4 +438,17 @@ impl<'a> Trainer<'a> {
             dist.reference[s * n..(s + 1) * n].copy_from_slice(best);
         }
     }
+}
+
+/// The index of the lowest of `costs` if it is below `best`, which it then becomes (the
+/// first of equal lowest ones).
+fn lowest<C: PartialOrd + Copy>(costs: &[C], best: &mut C) -> Option<usize> {
+    let mut lowest = None;
+    for (b, &cost) in costs.iter().enumerate() {
+        if cost < *best {
+            *best = cost;
+            lowest = Some(b);
+        }
+    }
+    lowest
 }

@@ -13,6 +13,9 @@ use crate::{Dims, Error, Rng};
 pub(crate) struct TrainState<'a> {
     pub(super) best: &'a mut [u16],
     pub(super) best_cost: f64,
+    /// The best cost of a run with a single-precision objective while it runs
+    /// (`Objective::single`); `best_cost` takes it when the run ends.
+    pub(super) best_single: f32,
     pub(super) batch: &'a mut [u16],
     pub(super) batch_log_prob: &'a mut [f64],
     pub(super) pending: Option<PendingDraw>,
@@ -47,6 +50,7 @@ impl<'a> TrainState<'a> {
             batch: arena.take(dims.total() * dims.batch)?,
             batch_log_prob: arena.take(dims.batch)?,
             best_cost: f64::INFINITY,
+            best_single: f32::INFINITY,
             pending: None,
         })
     }
