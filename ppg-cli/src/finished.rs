@@ -258,6 +258,25 @@ mod tests {
         assert_eq!(f.earliest_split().unwrap(), None);
     }
 
+    /// Two qids whose hashes collide for real (see `COLLIDING` in
+    /// tests/rerank_input_rules.rs for how they were found): two queries, in the window and
+    /// in the merge of the external sort.
+    #[test]
+    fn a_real_hash_collision_is_two_queries() {
+        let (a, b) = ("q63d02dd4262dd099", "qda68eaba11a22668");
+        assert_eq!(
+            hash(a),
+            hash(b),
+            "no longer a collision of this Rust's DefaultHasher"
+        );
+        let mut f = Finished::new(WINDOW);
+        f.add(a, 2, 3).unwrap();
+        assert_eq!(f.recent(b), None);
+        f.add(b, 4, 5).unwrap();
+        assert_eq!((f.recent(a), f.recent(b)), (Some((2, 3)), Some((4, 5))));
+        assert_eq!(f.earliest_split().unwrap(), None);
+    }
+
     #[test]
     fn a_part_round_trips_through_its_encoding() {
         let part = Part {

@@ -129,6 +129,36 @@ fn a_split_two_queries_apart_is_found_at_its_row_after_65535_queries() {
     assert!(e.message.contains("lines 65537 and 65539"), "{}", e.message);
 }
 
+// ---- 13: ids, not hashes ----
+
+/// Two qids with the same 64-bit hash under the hash the split index uses (`str::hash`
+/// into `std::hash::DefaultHasher::new()`, SipHash-1-3 with zero keys; checked in
+/// finished.rs's unit tests). Found by a distinguished-point (parallel rho) search, 2.65e9
+/// hashes in about 5 CPU minutes: walks x -> hash of the qid `q` + 16 hex digits of x,
+/// a walk ending at a hash whose low 22 bits are 0, two walks ending at the same point
+/// stepped together until they meet.
+const COLLIDING: [&str; 2] = ["q63d02dd4262dd099", "qda68eaba11a22668"];
+
+/// The two queries one after the other are two queries, not a split one (they were
+/// refused as "split": the window compared hashes).
+#[test]
+fn qids_whose_hashes_collide_are_two_queries() {
+    let [a, b] = COLLIDING;
+    let input = format!("{HEADER}{a}\tx\t2\tg\n{a}\ty\t1\th\n{b}\tx\t2\tg\n{b}\ty\t1\th\n");
+    let out = rerank(input.as_bytes(), &["--epochs", "0"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("2 queries, 4 items"),
+        "{}",
+        stderr(&out)
+    );
+    // And a real split among them is still found, with its lines.
+    let input = format!("{input}{a}\tz\t0\tg\n");
+    let e = parse(input.as_bytes(), 2).unwrap_err();
+    assert_eq!(e.line, 6);
+    assert!(e.message.contains("lines 2-3 and 6"), "{}", e.message);
+}
+
 // ---- 15: a bad field is quoted short ----
 
 /// A bad field of 10 MB is named by its first 60 characters and its length: the message
