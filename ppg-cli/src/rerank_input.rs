@@ -616,7 +616,7 @@ impl<'a> Fields<'a> {
     fn range(&self, k: usize) -> std::ops::Range<usize> {
         let mut range = self.record.range(k).expect("a field of the record");
         // The line's end is `\r\n` or `\n`; the csv reader ends records at `\n` only.
-        if k + 1 == self.len() && self.record.as_slice()[..range.end].ends_with(b"\r") {
+        if k + 1 == self.len() && self.record.as_slice()[range.clone()].ends_with(b"\r") {
             range.end -= 1;
         }
         range

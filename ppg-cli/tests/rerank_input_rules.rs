@@ -63,6 +63,10 @@ fn header_names_and_numbers_take_ascii_spaces_and_crlf() {
     assert_eq!(qs[0].items, ["x ", "y"]);
     assert_eq!(qs[0].score, [1.5, 2.0]);
     assert_eq!(qs[0].group, [0, 1]);
+    // A `\r` before a tab is in its field, and an empty last field stays empty (the fuzz
+    // target found this line: the `\r` of the field before was taken for the line end).
+    let e = parse(b"up\r\t\n", 2).unwrap_err();
+    assert!(e.message.contains("missing column"), "{}", e.message);
 }
 
 /// `ppg rerank` gives every id back as the input had it: the output's (qid, item) pairs
