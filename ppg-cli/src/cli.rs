@@ -170,10 +170,13 @@ pub struct RerankArgs {
     /// Ranked lists, tab-separated (see --help for the format); `-` is stdin, `.gz` is
     /// decompressed.
     pub input: PathBuf,
-    /// Write the re-ranked lists here instead of stdout (atomically: whole or not at all;
-    /// `.gz` is compressed).
+    /// Write the re-ranked lists here instead of stdout (a file atomically: whole or not at
+    /// all, its mode kept; a device or FIFO directly; `.gz` is compressed).
     #[arg(short, long)]
     pub output: Option<PathBuf>,
+    /// Replace a read-only output file (its mode is kept).
+    #[arg(long)]
+    pub force: bool,
     /// What to minimise.
     #[arg(long, value_enum, default_value_t = MetricArg::Eel)]
     pub metric: MetricArg,
