@@ -5,7 +5,8 @@
 //!   unless `--force`; a symlink is followed (its target is replaced, the link stays);
 //! - anything else (a device, a FIFO, a socket, a terminal, `/dev/stdout` on a pipe) is
 //!   opened and written to directly: renaming onto it would replace the node itself;
-//! - a name for the file that stdout already is (`-o /dev/stdout > out.tsv`) is stdout;
+//! - a name for what stdout already is (`-o /dev/stdout`, `-o out.tsv > out.tsv`) is
+//!   stdout;
 //! - a folder, or a name ending in `/`, is refused;
 //! - the input is never the output: compared by device and inode, for every path and for
 //!   stdin and stdout (`ppg rerank y.tsv >> y.tsv`, `ppg rerank - -o x.tsv < x.tsv`);
@@ -100,11 +101,12 @@ fn of_path(p: &Path, stdout: Option<&Metadata>, force: bool) -> Result<Destinati
     if meta.is_dir() {
         return usage("is a folder: give a file name".into());
     }
-    if !meta.is_file() {
-        return Ok(Destination::Direct(p.to_path_buf()));
-    }
+    // Reopening a pipe through /proc needs its permissions; writing to fd 1 does not.
     if stdout.is_some_and(|s| s.dev() == meta.dev() && s.ino() == meta.ino()) {
         return Ok(Destination::Stdout);
+    }
+    if !meta.is_file() {
+        return Ok(Destination::Direct(p.to_path_buf()));
     }
     if !force && (meta.permissions().readonly() || access(p, Access::WRITE_OK).is_err()) {
         return usage(
