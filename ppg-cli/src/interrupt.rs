@@ -55,20 +55,23 @@ fn stop(signal: i32) -> ! {
     // Held until exit: no commit starts or finishes after this point.
     let paths = live();
     for (_, path) in paths.iter() {
-        remove(path);
+        // Best effort: a path renamed or removed already is no error here.
+        let _ = remove(path);
     }
-    eprintln!("ppg: stopped by {name}; temporary files removed, no output committed");
+    eprintln!("ppg: stopped by {name}; its temporary files are removed");
     std::process::exit(128 + signal);
 }
 
 /// Removes a file, or a folder and what it holds.
-pub fn remove(path: &Path) {
-    let gone = match std::fs::symlink_metadata(path) {
-        Ok(m) if m.is_dir() => std::fs::remove_dir_all(path),
-        Ok(_) => std::fs::remove_file(path),
-        Err(_) => Ok(()),
-    };
-    drop(gone); // best effort: the path may be gone already
+///
+/// # Errors
+/// The removal failed (it may be gone already, or not this user's to remove).
+pub fn remove(path: &Path) -> std::io::Result<()> {
+    if std::fs::symlink_metadata(path)?.is_dir() {
+        std::fs::remove_dir_all(path)
+    } else {
+        std::fs::remove_file(path)
+    }
 }
 
 /// A temporary path removed if a signal stops the process while this is alive. Dropping

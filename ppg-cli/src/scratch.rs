@@ -68,8 +68,9 @@ fn remove_dead(dir: &Path, prefix: &str, suffix: &str) {
         let Ok(handle) = File::open(&path) else {
             continue;
         };
-        if flock(&handle, FlockOperation::NonBlockingLockExclusive).is_ok() {
-            interrupt::remove(&path);
+        if flock(&handle, FlockOperation::NonBlockingLockExclusive).is_ok()
+            && interrupt::remove(&path).is_ok()
+        {
             eprintln!(
                 "ppg: removed {}, left by a run that was stopped",
                 path.display()

@@ -426,7 +426,7 @@ fn signalled_at(point: &str, signal: &str, number: i32, input: &str) {
     assert_eq!(code, Some(128 + number), "{point} {signal}: {err}");
     assert_eq!(
         err,
-        format!("ppg: stopped by SIG{signal}; temporary files removed, no output committed\n"),
+        format!("ppg: stopped by SIG{signal}; its temporary files are removed\n"),
         "{point}"
     );
     assert!(
