@@ -201,7 +201,7 @@ fn rust_image_prints_what_the_host_computes() {
         "SysTick under -icount shift=0 is not 40 instructions a tick: the 2M-instruction \
          loop measured {calibration}"
     );
-    // Shown with --nocapture; the README's firmware table comes from these lines.
+    // Shown with --nocapture; docs/firmware.md's table comes from these lines.
     println!("{}", measures.join("\n"));
 }
 

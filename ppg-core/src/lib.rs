@@ -61,6 +61,11 @@ pub use rng::Rng;
 pub use sampler::SamplerMode;
 pub use trainer::{Gradient, PendingDraw, TrainConfig};
 
+// The Rust examples of the README and of docs/rust.md are doctests of this crate.
 #[cfg(doctest)]
 #[doc = include_str!("../../README.md")]
 struct ReadmeDoctests;
+
+#[cfg(doctest)]
+#[doc = include_str!("../../docs/rust.md")]
+struct RustGuideDoctests;
