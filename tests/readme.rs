@@ -53,7 +53,7 @@ fn the_readme_is_at_most_250_lines() {
 }
 
 #[test]
-fn relative_links_of_the_readme_and_docs_lead_to_files() {
+fn relative_links_of_the_readme_and_docs_lead_to_files_and_headings() {
     let mut pages = vec![PathBuf::from("README.md")];
     for entry in std::fs::read_dir(root().join("docs")).expect("docs/ is there") {
         let path = entry.expect("a directory entry").path();
@@ -82,17 +82,46 @@ fn relative_links_of_the_readme_and_docs_lead_to_files() {
             .skip(1)
             .filter_map(|rest| rest.split(')').next())
         {
-            let file = target.split('#').next().unwrap_or_default();
-            if file.is_empty() || file.contains("://") {
+            let (file, anchor) = target.split_once('#').unwrap_or((target, ""));
+            if target.contains("://") {
                 continue;
             }
+            let path = if file.is_empty() {
+                root().join(&page)
+            } else {
+                root().join(dir).join(file)
+            };
             assert!(
-                root().join(dir).join(file).exists(),
+                path.exists(),
                 "{}: the link ({target}) leads to no file",
                 page.display()
             );
+            if !anchor.is_empty() {
+                let headings = std::fs::read_to_string(&path).unwrap_or_default();
+                assert!(
+                    headings
+                        .lines()
+                        .filter_map(|l| l.strip_prefix('#'))
+                        .any(|h| slug(h.trim_start_matches('#')) == anchor),
+                    "{}: the link ({target}) names no heading of {}",
+                    page.display(),
+                    path.display()
+                );
+            }
         }
     }
+}
+
+/// A heading's anchor as GitHub makes it: lower case, punctuation dropped but `-` and `_`,
+/// spaces as `-`.
+fn slug(heading: &str) -> String {
+    heading
+        .trim()
+        .to_lowercase()
+        .chars()
+        .filter(|c| c.is_alphanumeric() || matches!(c, ' ' | '-' | '_'))
+        .map(|c| if c == ' ' { '-' } else { c })
+        .collect()
 }
 
 /// The cells of `method`'s row in the section of `results.md` whose title starts with
