@@ -1,7 +1,9 @@
 //! The C++, Go and Java bindings in `c-examples/`, built against the release libppg and
 //! run: the C++ example through CMake + pkg-config (plainly, under valgrind, and under
-//! AddressSanitizer + UndefinedBehaviorSanitizer), `go test` in `c-examples/go`, and `javac` + `java` of the
-//! JNA test. Each program checks its own re-rankings and exits non-zero on a failure.
+//! AddressSanitizer + UndefinedBehaviorSanitizer), `go test` in `c-examples/go` (the
+//! README's Go example among them), and `javac` + `java` of the JNA test and of the
+//! README's Java example. Each program checks its own re-rankings and exits non-zero on a
+//! failure.
 //!
 //! Needs g++, cmake, make, pkg-config and valgrind (C++), go (Go), javac, java and JNA's jar
 //! (Java); a missing one fails its test naming the Debian package to install, unless
@@ -248,13 +250,27 @@ fn java_jna_test_passes() {
         "java ppg.PpgTest",
         Command::new("java")
             .arg("-cp")
-            .arg(class_path)
+            .arg(&class_path)
             .arg(format!("-Djna.library.path={}", lib_dir.display()))
             .arg("ppg.PpgTest"),
     );
     assert!(
         out.contains("all checks passed"),
         "PpgTest did not finish its checks"
+    );
+    // The README's Java example (tests/readme.rs checks that it is this file's text).
+    let out = run(
+        "java ppg.Example",
+        Command::new("java")
+            .arg("-cp")
+            .arg(&class_path)
+            .arg(format!("-Djna.library.path={}", lib_dir.display()))
+            .arg("ppg.Example"),
+    );
+    assert_eq!(
+        out.trim(),
+        "8 true",
+        "the README's Java example printed otherwise"
     );
     clean(&[&classes]);
 }

@@ -141,7 +141,9 @@ impl Finished {
         };
         let mut earliest: Option<Split> = None;
         let mut previous: Option<Part> = None;
-        for part in all.done().map_err(io::Error::other)? {
+        let merge = all.done().map_err(io::Error::other)?;
+        crate::pause::at("merging");
+        for part in merge {
             let part = part.map_err(io::Error::other)?;
             if let Some(before) = previous.take() {
                 // The first two parts of a qid: a third starts later than the second.
