@@ -2,32 +2,34 @@
 //! rows start again after another query's) in memory that does not grow with the input.
 //!
 //! Two places hold them:
-//! - a sliding window of the most recent ones (a hash map by qid, and the order they came
-//!   in to forget the oldest when a new one arrives), so that the usual split (rows of two
-//!   queries interleaved) is an error at the row that starts again, however many queries
-//!   came before;
+//! - a sliding window of the most recent ones (a ring of their qids and lines, and a map
+//!   from a qid's hash to its slot; the oldest is forgotten when a new one arrives), so
+//!   that the usual split (rows of two queries interleaved) is an error at the row that
+//!   starts again, however many queries came before;
 //! - every one in an external sort (the extsort crate: sorted segments of a fixed number of
 //!   queries in temporary files, merged at the end), checked once the input has been read.
 //!   A split whose parts are further apart than the window is found there, before
 //!   `ppg rerank` commits its output.
 //!
-//! Both compare the ids themselves, byte for byte: the external sort orders by a 64-bit
-//! hash of the qid to bring a query's parts together, and two ids with the same hash are
-//! told apart by their bytes when the merge meets them.
+//! Both compare the ids themselves, byte for byte: a hash only says where to look. The
+//! window compares the qid in the slot its hash names, and the external sort orders by
+//! hash, then qid, so that two ids with the same hash are told apart when the merge meets
+//! them. Of two ids with one hash in the window, the later holds the slot: a split of the
+//! earlier is then found when the input ends (odds of a collision about n^2 / 2^65).
 //!
 //! Memory is the window and one segment, whatever the number of queries; the temporary
 //! files take about 30 bytes and the qid per query. It uses nothing of the crate.
 
 use std::cmp::Ordering;
 use std::collections::hash_map::DefaultHasher;
-use std::collections::{HashMap, VecDeque};
+use std::collections::hash_map::Entry;
+use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 use std::io::{self, Read, Write};
-use std::sync::Arc;
 
 use extsort::{ExternalSorter, PushExternalSorter, Sortable};
 
-/// Queries in the window: 65,536 line ranges and qids, about 4 MB with qids of 16 bytes.
+/// Queries in the window: 65,536 line ranges and qids, about 5 MB with qids of 16 bytes.
 pub const WINDOW: usize = 1 << 16;
 /// Queries in one sorted segment, in memory until it is written: about 16 MB at most, and
 /// one open file per segment at the end (10^8 queries: 382).
@@ -63,13 +65,24 @@ fn by_qid_then_line(a: &Part, b: &Part) -> Ordering {
     (a.hash, &a.qid, a.first).cmp(&(b.hash, &b.qid, b.first))
 }
 
+/// A query of the window.
+struct Recent {
+    hash: u64,
+    qid: String,
+    first: usize,
+    last: usize,
+}
+
 /// The finished queries of one input.
 pub struct Finished {
-    /// Line ranges of the queries in the window, by qid.
-    recent: HashMap<Arc<str>, (usize, usize)>,
-    /// The qids of the window, oldest first: the first is forgotten when the window is
-    /// full and another query finishes.
-    order: VecDeque<Arc<str>>,
+    /// The window: query number `k` (from 0) in slot `k % window`, which it takes from
+    /// the query `window` before it, reusing its qid's buffer (once the window is full,
+    /// a query allocates nothing here).
+    ring: Vec<Recent>,
+    /// The slot of each hash in the window.
+    slots: HashMap<u64, usize>,
+    /// Queries added.
+    added: usize,
     window: usize,
     /// The hash the external sort orders by ([`hash`]; a test gives one that collides).
     hash: fn(&str) -> u64,
@@ -86,8 +99,9 @@ impl Finished {
     fn with_hash(window: usize, hash: fn(&str) -> u64) -> Self {
         let window = window.max(1);
         Finished {
-            recent: HashMap::with_capacity(window.min(WINDOW)),
-            order: VecDeque::with_capacity(window.min(WINDOW)),
+            ring: Vec::new(),
+            slots: HashMap::new(),
+            added: 0,
             window,
             hash,
             all: Some(
@@ -100,7 +114,8 @@ impl Finished {
 
     /// The lines of `qid`'s rows if it is one of the last `window` queries finished.
     pub fn recent(&self, qid: &str) -> Option<(usize, usize)> {
-        self.recent.get(qid).copied()
+        let slot = &self.ring[*self.slots.get(&(self.hash)(qid))?];
+        (slot.qid == qid).then_some((slot.first, slot.last))
     }
 
     /// Records a finished query (one not in the window: the reader checks first).
@@ -111,21 +126,36 @@ impl Finished {
         let Some(all) = self.all.as_mut() else {
             return Err(io::Error::other("a query added after the index was merged"));
         };
+        let hash = (self.hash)(qid);
         all.push(Part {
-            hash: (self.hash)(qid),
+            hash,
             qid: qid.to_owned(),
             first,
             last,
         })
         .map_err(io::Error::other)?;
-        if self.order.len() == self.window {
-            if let Some(oldest) = self.order.pop_front() {
-                self.recent.remove(&oldest);
+        let k = self.added % self.window;
+        self.added += 1;
+        match self.ring.get_mut(k) {
+            Some(oldest) => {
+                // Its hash may name a later slot already (a collision): that one stays.
+                if let Entry::Occupied(slot) = self.slots.entry(oldest.hash) {
+                    if *slot.get() == k {
+                        slot.remove();
+                    }
+                }
+                oldest.qid.clear();
+                oldest.qid.push_str(qid);
+                (oldest.hash, oldest.first, oldest.last) = (hash, first, last);
             }
+            None => self.ring.push(Recent {
+                hash,
+                qid: qid.to_owned(),
+                first,
+                last,
+            }),
         }
-        let qid: Arc<str> = Arc::from(qid);
-        self.order.push_back(Arc::clone(&qid));
-        self.recent.insert(qid, (first, last));
+        self.slots.insert(hash, k);
         Ok(())
     }
 
@@ -262,7 +292,7 @@ mod tests {
 
     /// Two qids whose hashes collide for real (see `COLLIDING` in
     /// tests/rerank_input_rules.rs for how they were found): two queries, in the window and
-    /// in the merge of the external sort.
+    /// in the merge of the external sort. The later holds the window's slot.
     #[test]
     fn a_real_hash_collision_is_two_queries() {
         let (a, b) = ("q63d02dd4262dd099", "qda68eaba11a22668");
@@ -275,7 +305,7 @@ mod tests {
         f.add(a, 2, 3).unwrap();
         assert_eq!(f.recent(b), None);
         f.add(b, 4, 5).unwrap();
-        assert_eq!((f.recent(a), f.recent(b)), (Some((2, 3)), Some((4, 5))));
+        assert_eq!((f.recent(a), f.recent(b)), (None, Some((4, 5))));
         assert_eq!(f.earliest_split().unwrap(), None);
     }
 
