@@ -12,10 +12,11 @@
 //!   the output gives back each id exactly as the input had it. Header names and numbers
 //!   are matched or parsed after ASCII spaces and tabs around them are taken off;
 //! - refused, with the line: a row with fewer or more fields than the header, an empty
-//!   `qid` or `item` (or one of nothing but whitespace, Unicode's included), a NUL byte in any field, text that is not UTF-8, a score or label that
-//!   is not a finite number, an item twice in its query, more groups than the metric takes,
-//!   a query longer than the engine takes, and a split query (its rows interrupted by
-//!   another query's), named with the line ranges of both parts;
+//!   `qid` or `item` (or one of nothing but whitespace, Unicode's included), a NUL byte in
+//!   any field, text that is not UTF-8, a score or label that is not a finite number, an
+//!   item twice in its query, more groups than the metric takes, a query longer than the
+//!   engine takes, and a split query (its rows interrupted by another query's), named with
+//!   the line ranges of both parts;
 //! - a field quoted in a message is escaped and cut after 60 characters ([`quoted`]);
 //! - a query of one item is read like any other: the caller passes it through.
 //!
