@@ -10,6 +10,7 @@
 //!   bytes, for the fuzz target);
 //! - [`finished`]: the queries that reader has finished, kept to find a split query in
 //!   memory that does not grow with the input;
+//! - [`quote`]: input text quoted in error messages, escaped and cut short;
 //! - [`rerank_query`]: one query of `ppg rerank`, shared with the Python package;
 //! - [`pause`]: a test hook that holds a run at a named moment;
 //! - [`foe`]: Fairness of Exposure (Singh & Joachims, KDD 2018) in its hard and soft
@@ -25,6 +26,7 @@ pub mod finished;
 pub mod foe;
 pub mod optimise;
 pub mod pause;
+pub mod quote;
 pub mod rerank_input;
 pub mod rerank_query;
 pub mod seed;

@@ -26,6 +26,7 @@ use crate::threads;
 use ppg_cli::cost::{CostSpec, Metric, Tables};
 use ppg_cli::optimise::{PpgRecipe, INITIAL_WEIGHT};
 use ppg_cli::pause;
+use ppg_cli::quote::quoted;
 use ppg_cli::rerank_input::{InputError, Query, Reader};
 use ppg_cli::rerank_query::{self, Reranked};
 
@@ -129,14 +130,19 @@ pub fn run(args: &RerankArgs) -> Result<()> {
                 batch
                     .par_iter()
                     .with_max_len(1)
-                    .map(|task| rerank_one(task, args, &spec, &recipe, &tables, &budget))
+                    .map(|task| rerank_one(task, &path, args, &spec, &recipe, &tables, &budget))
                     .collect()
             });
             for (task, result) in batch.iter().zip(results) {
                 let r = result?;
                 let q = &task.query;
                 if args.verbose {
-                    eprintln!("query {}: cost {:.6} -> {:.6}", q.qid, r.before, r.after);
+                    eprintln!(
+                        "query {}: cost {:.6} -> {:.6}",
+                        quoted(&q.qid),
+                        r.before,
+                        r.after
+                    );
                 }
                 write_query(out.writer(), q, &r, args.sessions).map_err(|e| out.failed(e))?;
                 queries += 1;
@@ -173,7 +179,10 @@ fn read_batches<R: std::io::Read>(
         let next = reader
             .next_query()
             .map_err(|e| CliError::input(checks.path, e.line, e.message))
-            .and_then(|q| q.map(|q| task(checks, index, q)).transpose());
+            .and_then(|q| {
+                q.map(|q| task(checks, index, q, reader.groups()))
+                    .transpose()
+            });
         match next {
             Ok(Some(t)) => {
                 pause::at("reading");
@@ -201,8 +210,8 @@ fn read_batches<R: std::io::Read>(
 }
 
 /// A query's utility, checked against the metric, and its engine's size, checked against
-/// the memory budget.
-fn task(c: &Checks, index: usize, mut query: Query) -> Result<Task> {
+/// the memory budget; `groups` names the group ids.
+fn task(c: &Checks, index: usize, mut query: Query, groups: &[String]) -> Result<Task> {
     let (utility, name) = match (query.label.take(), c.use_label) {
         (Some(l), true) => (l, "label"),
         _ => (query.score.clone(), "score"),
@@ -213,8 +222,8 @@ fn task(c: &Checks, index: usize, mut query: Query) -> Result<Task> {
                 c.path,
                 line,
                 format!(
-                    "{name} {u} is negative: the fairness metrics and NDCG need non-negative \
-                     utilities (use --utility or shift the scores)"
+                    "{name} {u} is negative: DTR and NDCG need utilities >= 0, and EEL \
+                     would grade every negative one as 0 (use --utility or shift the scores)"
                 ),
             ));
         }
@@ -230,16 +239,19 @@ fn task(c: &Checks, index: usize, mut query: Query) -> Result<Task> {
             ));
         }
     }
+    if c.spec.metric == Metric::Dtr {
+        dtr_sums(c, &query, &utility, name, groups)?;
+    }
     let engine_bytes = Ppg::bytes(Dims::new(query.len(), c.sessions, c.batch)) as u64;
     if engine_bytes > c.memory {
         return Err(CliError::input(
             c.path,
             query.lines[0],
             format!(
-                "query \"{}\" has {}: with {} and batch {} its PPG engine needs {} MiB, \
+                "query {} has {}: with {} and batch {} its PPG engine needs {} MiB, \
                  more than the memory budget of {} MiB (--memory); split the list or use \
                  fewer sessions",
-                query.qid,
+                quoted(&query.qid),
                 budget::count(query.len(), "item", "items"),
                 budget::count(c.sessions, "session", "sessions"),
                 c.batch,
@@ -256,9 +268,42 @@ fn task(c: &Checks, index: usize, mut query: Query) -> Result<Task> {
     })
 }
 
+/// DTR divides each group's exposure by the group's utility summed over the sessions: a
+/// sum beyond the largest `double` is bad input, refused at the row that takes it there.
+fn dtr_sums(
+    c: &Checks,
+    query: &Query,
+    utility: &[f64],
+    name: &str,
+    groups: &[String],
+) -> Result<()> {
+    let mut sums = [0.0f64; 2];
+    for ((&u, &g), &line) in utility.iter().zip(&query.group).zip(&query.lines) {
+        let sum = &mut sums[usize::from(g)];
+        *sum += u;
+        if !(*sum * c.sessions as f64).is_finite() {
+            return Err(CliError::input(
+                c.path,
+                line,
+                format!(
+                    "{name} {u:e} takes the utility of group {} in query {}, summed over {}, \
+                     beyond the largest double: DTR divides exposure by that sum",
+                    quoted(&groups[usize::from(g)]),
+                    quoted(&query.qid),
+                    budget::count(c.sessions, "session", "sessions"),
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// Re-ranks one query on an engine laid out for it; a query of one item is passed through.
+/// A cost that is not finite for some ranking is a property of the query's utilities:
+/// bad input at the query's lines.
 fn rerank_one(
     task: &Task,
+    path: &str,
     args: &RerankArgs,
     spec: &CostSpec,
     recipe: &PpgRecipe,
@@ -282,9 +327,9 @@ fn rerank_one(
     let mut mem = Vec::new();
     mem.try_reserve_exact(bytes).map_err(|e| {
         CliError::Failed(format!(
-            "query \"{}\": cannot allocate its engine's {} MiB: {e} (lower --memory or \
+            "query {}: cannot allocate its engine's {} MiB: {e} (lower --memory or \
              --threads, or free memory)",
-            q.qid,
+            quoted(&q.qid),
             bytes.div_ceil(1 << 20)
         ))
     })?;
@@ -301,7 +346,21 @@ fn rerank_one(
         args.sessions,
         tables,
     )
-    .map_err(|e| failed(&format!("query \"{}\"", q.qid), e))
+    .map_err(|e| match e {
+        ppg_core::Error::NotFinite { .. } => CliError::input(
+            path,
+            q.lines[0],
+            format!(
+                "query {} (lines {}-{}): its {} cost is not finite for some ranking: its \
+                 groups' utilities are too far apart in size",
+                quoted(&q.qid),
+                q.lines[0],
+                q.lines[q.len() - 1],
+                spec.metric.name().to_uppercase()
+            ),
+        ),
+        e => failed(&format!("query {}", quoted(&q.qid)), e),
+    })
 }
 
 fn write_query(w: &mut dyn Write, q: &Query, r: &Reranked, sessions: usize) -> std::io::Result<()> {

@@ -187,11 +187,6 @@ fn empty_file() {
 }
 
 #[test]
-fn header_only() {
-    bad_input(HEADER, &[], 1, "no data rows");
-}
-
-#[test]
 fn more_than_two_groups_for_dtr() {
     let content = format!("{HEADER}q\ta\t1\tA\nq\tb\t2\tB\nq\tc\t3\tC\n");
     bad_input(&content, &["--metric", "dtr"], 4, "group \"C\"");
