@@ -22,8 +22,8 @@ use std::path::{Path, PathBuf};
 
 use rustix::fs::{access, fcntl_getfl, Access, OFlags};
 
-use crate::error::{CliError, Result};
 use crate::streams::is_std;
+use ppg_host::error::{CliError, Result};
 
 /// Where the output goes.
 #[derive(Debug, Clone, PartialEq, Eq)]

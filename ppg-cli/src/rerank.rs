@@ -12,23 +12,23 @@ use ppg_core::objective::RankStart;
 use ppg_core::{Dims, Ppg, SamplerMode, TrainConfig};
 use rayon::prelude::*;
 
-use crate::budget::{self, Budget};
 use crate::cli::{
     FairnessArg, GradientArg, MetricArg, RankStartArg, RerankArgs, SamplerArg, UtilityArg,
 };
 use crate::destination;
-use crate::error::{CliError, Result};
-use crate::interrupt;
-use crate::progress;
-use crate::scratch::SortFolder;
 use crate::streams::{self, Output};
-use crate::threads;
-use ppg_cli::cost::{CostSpec, Metric, Tables};
-use ppg_cli::optimise::{PpgRecipe, INITIAL_WEIGHT};
-use ppg_cli::pause;
-use ppg_cli::quote::quoted;
-use ppg_cli::rerank_input::{InputError, Query, Reader};
-use ppg_cli::rerank_query::{self, Reranked};
+use ppg_host::budget::{self, Budget};
+use ppg_host::cost::{CostSpec, Metric, Tables};
+use ppg_host::error::{CliError, Result};
+use ppg_host::interrupt;
+use ppg_host::optimise::{PpgRecipe, INITIAL_WEIGHT};
+use ppg_host::pause;
+use ppg_host::progress;
+use ppg_host::quote::quoted;
+use ppg_host::rerank_input::{InputError, Query, Reader};
+use ppg_host::rerank_query::{self, Reranked};
+use ppg_host::scratch::SortFolder;
+use ppg_host::threads;
 
 /// Queries in flight per thread: enough that the threads of a batch rarely wait for one
 /// long query at its end, few enough that memory stays flat.

@@ -10,8 +10,8 @@ use flate2::write::GzEncoder;
 use flate2::Compression;
 
 use crate::destination::Destination;
-use crate::error::{CliError, Result};
-use crate::output::AtomicFile;
+use ppg_host::error::{CliError, Result};
+use ppg_host::output::AtomicFile;
 
 /// Whether `path` names a standard stream.
 pub fn is_std(path: &Path) -> bool {

@@ -1,12 +1,12 @@
 //! One list: `ppg.rerank`. A built-in metric without extra constraints goes through
-//! `ppg_cli::rerank_query::rerank`, the function behind `ppg rerank`; a Python callable or
+//! `ppg_host::rerank_query::rerank`, the function behind `ppg rerank`; a Python callable or
 //! forbidden pairs go through the same steps with the engine's constraint calls added.
 
 use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray1};
-use ppg_cli::cost::{Cost, CostSpec, Tables};
-use ppg_cli::optimise::{self, ranking_by, PpgRecipe};
-use ppg_cli::rerank_query::{self, query_seed};
 use ppg_core::{Dims, Error, Objective, Ppg};
+use ppg_host::cost::{Cost, CostSpec, Tables};
+use ppg_host::optimise::{self, ranking_by, PpgRecipe};
+use ppg_host::rerank_query::{self, query_seed};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 

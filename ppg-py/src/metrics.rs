@@ -1,9 +1,9 @@
 //! `ppg.metrics`: the protocol's EEL, DTR and NDCG of given rankings, computed by the
-//! objectives `ppg_cli::cost::evaluate` uses.
+//! objectives `ppg_host::cost::evaluate` uses.
 
 use numpy::PyReadonlyArray1;
-use ppg_cli::cost::Tables;
 use ppg_core::objective::{Dtr, Eel, Ndcg};
+use ppg_host::cost::Tables;
 use pyo3::prelude::*;
 
 use crate::options::Options;

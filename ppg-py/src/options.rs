@@ -1,10 +1,10 @@
 //! The keyword arguments every re-ranking call shares, checked as `ppg rerank` checks its
 //! flags, into the command line's own `CostSpec` and `PpgRecipe`.
 
-use ppg_cli::cost::{CostSpec, Metric};
-use ppg_cli::optimise::PpgRecipe;
 use ppg_core::objective::{RankStart, MAX_LEVELS};
 use ppg_core::{Gradient, SamplerMode, TrainConfig};
+use ppg_host::cost::{CostSpec, Metric};
+use ppg_host::optimise::PpgRecipe;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 

@@ -1,14 +1,14 @@
 //! The rows of the reproduction tables: each method's name, recipe, and how it turns one
 //! query into `S` rankings.
 
-use ppg_cli::bound::{self as optimum, Shape};
-use ppg_cli::foe::{self, FoeVariant};
+use crate::bound::{self as optimum, Shape};
+use crate::foe::{self, FoeVariant};
 use ppg_core::{Gradient, PlConfig, PlackettLuce, Ppg, Rng, SamplerMode, TrainConfig};
 
-use crate::cli::DataUtility;
+use crate::args::DataUtility;
 use crate::data::Query;
-use ppg_cli::cost::{evaluate, Cost, CostSpec, Eval, Metric, Tables};
-use ppg_cli::optimise::{self, ranking_by, PpgRecipe};
+use ppg_host::cost::{evaluate, Cost, CostSpec, Eval, Metric, Tables};
+use ppg_host::optimise::{self, ranking_by, PpgRecipe};
 
 /// The paper's rows, in the order of its tables.
 pub const PAPER_METHODS: [&str; 8] = [
@@ -32,7 +32,7 @@ pub const OUR_VARIANTS: [&str; 6] = [
     "ppg-intra-grow",
 ];
 
-/// The exact optimum of each metric over S deterministic rankings (`ppg_cli::bound`).
+/// The exact optimum of each metric over S deterministic rankings (`crate::bound`).
 pub const BOUND: &str = "bound";
 
 /// The methods `reproduce` runs when none are named: the paper's rows, our variants, and
@@ -70,7 +70,7 @@ pub enum Kind {
     Ltr,
     Ideal,
     Foe(FoeVariant),
-    /// Not a ranker: the least value any S rankings can have (`ppg_cli::bound`).
+    /// Not a ranker: the least value any S rankings can have (`crate::bound`).
     Bound,
 }
 
