@@ -47,6 +47,7 @@ fn _ppg(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(rules::utility_refusal, m)?)?;
     m.add_function(wrap_pyfunction!(rules::id_refusal, m)?)?;
     m.add_function(wrap_pyfunction!(rules::group_limit, m)?)?;
+    m.add_function(wrap_pyfunction!(rules::score_order, m)?)?;
     m.add_class::<engine::Engine>()?;
     m.add("MAX_ITEMS", ppg_core::MAX_ITEMS)?;
     m.add("MAX_GROUPS", ppg_core::objective::MAX_GROUPS)?;

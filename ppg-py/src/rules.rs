@@ -1,10 +1,12 @@
 //! The command line's input rules, called from the Python layer so that both front ends
 //! refuse the same input: the rule itself lives in `ppg-cli` (ids: `rerank_input`,
-//! utilities and group counts: `cost`), and this module only reports its verdict in
+//! utilities and group counts: `cost`, the starting ranking: `optimise`), and this module only reports its verdict in
 //! Python's terms (an index the Python layer turns into a position or an index label).
 
-use numpy::PyReadonlyArray1;
+use numpy::{PyArray1, PyReadonlyArray1};
 use ppg_cli::cost::CostSpec;
+use ppg_cli::optimise::ranking_by;
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
 use crate::options::Options;
@@ -62,4 +64,42 @@ pub fn id_refusal(column: &str, ids: Vec<String>) -> Option<(usize, String)> {
 #[pyfunction]
 pub fn group_limit(metric: &str, argument: &str) -> PyResult<(usize, &'static str)> {
     Ok(crate::options::fairness(metric, argument)?.max_groups())
+}
+
+/// The starting ranking of every query, by `ppg rerank`'s rule
+/// (`ppg_cli::optimise::ranking_by`: score descending in the total order of doubles, so
+/// 0.0 above -0.0, ties the later row first): query `q` holds the rows
+/// `offsets[q]..offsets[q + 1]` of `score`, and its ranking is returned as those row
+/// numbers, queries in order.
+///
+/// # Errors
+/// `ValueError` for offsets that do not run from 0 to the rows, or a query longer than
+/// the engine takes.
+#[pyfunction]
+pub fn score_order<'py>(
+    py: Python<'py>,
+    score: PyReadonlyArray1<'py, f64>,
+    offsets: PyReadonlyArray1<'py, i64>,
+) -> PyResult<Bound<'py, PyArray1<i64>>> {
+    let (score, offsets) = (score.as_slice()?, offsets.as_slice()?);
+    let fits = offsets.first() == Some(&0)
+        && offsets.last().copied() == Some(score.len() as i64)
+        && offsets
+            .windows(2)
+            .all(|w| w[0] <= w[1] && w[1] - w[0] <= ppg_core::MAX_ITEMS as i64);
+    if !fits {
+        return Err(PyValueError::new_err(
+            "offsets must rise from 0 to the rows, at most MAX_ITEMS apart",
+        ));
+    }
+    let mut rows = Vec::with_capacity(score.len());
+    for w in offsets.windows(2) {
+        let (start, end) = (w[0] as usize, w[1] as usize);
+        rows.extend(
+            ranking_by(&score[start..end])
+                .into_iter()
+                .map(|k| (start + usize::from(k)) as i64),
+        );
+    }
+    Ok(PyArray1::from_vec(py, rows))
 }

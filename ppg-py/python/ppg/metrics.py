@@ -156,7 +156,6 @@ def frame(
     limit = 2 if metric == "dtr" else _ppg.MAX_GROUPS
     if metric != "ndcg" and len(g_names) > limit:
         raise ValueError(f"group: column {group!r} has {len(g_names)} groups: {_checks.group_limit(metric)[1]}")
-    rows = np.arange(len(df))
     if rank in df.columns:
         position = _checks.numbers(df[rank].to_numpy(), "rank", labels=labels)
         if session in df.columns:
@@ -167,7 +166,11 @@ def frame(
     else:
         s = _checks.numbers(_column(df, score, "score").to_numpy(), "score", labels=labels)
         s_codes = np.zeros(len(df), dtype=np.int64)
-        order = np.lexsort((-rows, -s, codes))
+        grouped = np.argsort(codes, kind="stable")
+        bounds = np.concatenate(([0], np.cumsum(np.bincount(codes)))).astype(np.int64)
+        if (np.diff(bounds) > _ppg.MAX_ITEMS).any():
+            raise ValueError(f"qid: a query has more than the {_ppg.MAX_ITEMS} items the engine takes")
+        order = grouped[_ppg.score_order(np.ascontiguousarray(s[grouped]), bounds)]
     # Rows in ranking order, query by query and session by session; an item's id is its
     # position in its query's first session.
     q_o, s_o = codes[order], s_codes[order]
