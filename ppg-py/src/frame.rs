@@ -33,7 +33,7 @@ type Outcome<'py> = (
 /// Re-ranks the queries whose rows are `offsets[q]..offsets[q + 1]` of the other arrays.
 /// `names` are the queries' ids as text (messages, and seeds when `seed_by_qid`).
 /// `threads` 0 is one per core; more than the machine runs at once is capped to that, and
-/// to what the memory budget holds engines for ([`worker_count`]).
+/// to what the memory budget holds engines for (`worker_count`).
 #[pyfunction]
 #[allow(clippy::too_many_arguments)]
 pub fn rerank_many<'py>(
