@@ -146,8 +146,7 @@ pub fn rerank_many<'py>(
 /// engines for.
 fn worker_count(requested: usize, chunks: usize, bytes: usize) -> usize {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let budget = usize::try_from(ppg_cli::budget::default_bytes()).unwrap_or(usize::MAX);
-    let engines = (budget / bytes.max(1)).max(1);
+    let engines = (memory::limit() / bytes.max(1)).max(1);
     let wanted = if requested == 0 { cores } else { requested };
     wanted.min(cores).min(chunks.max(1)).min(engines)
 }

@@ -1,7 +1,7 @@
 //! One list: `ppg.rerank`. A built-in metric without extra constraints goes through
 //! `ppg_cli::rerank_query::rerank`, the function behind `ppg rerank`; a Python callable or
 //! forbidden pairs go through the same steps with the engine's constraint calls added.
-//! A built-in metric runs without the GIL and stops on Ctrl-C ([`interruptible`]); a
+//! A built-in metric runs without the GIL and stops on Ctrl-C ([`polling`]); a
 //! callable needs the GIL for every cost and checks for signals before each.
 
 use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray1};
@@ -12,7 +12,7 @@ use ppg_core::{Dims, Error, Objective, Ppg};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 
-use crate::interrupt::{interruptible, stopped};
+use crate::interrupt::polling;
 use crate::memory;
 use crate::options::Options;
 use crate::refused;
@@ -60,7 +60,7 @@ pub fn rerank_list<'py>(
     let forbid = forbid.as_slice()?;
     let (ranking, before, after) = match (&spec, objective) {
         (Some(spec), None) if forbid.is_empty() => {
-            let r = interruptible(py, |stop| {
+            let r = polling(py, |stop| {
                 let mut engine = Ppg::new(&mut mem, dims, seed)?;
                 rerank_query::rerank(
                     &mut engine,
@@ -72,7 +72,7 @@ pub fn rerank_list<'py>(
                     &recipe,
                     sessions,
                     &tables,
-                    &|| stopped(stop),
+                    stop,
                 )
             })?
             .map_err(|e| refused("rerank", e))?;
@@ -84,13 +84,9 @@ pub fn rerank_list<'py>(
             let cost = Cost::new(spec, &utility_s, &list.group, &tables)
                 .map_err(|e| refused("utility or groups", e))?;
             let meaningful = meaningful(spec, utility, group);
-            interruptible(py, |stop| {
+            polling(py, |stop| {
                 let mut engine = Ppg::new(&mut mem, dims, seed)?;
-                let stop = || stopped(stop);
-                let mut cost = Stoppable {
-                    inner: cost,
-                    stop: &stop,
-                };
+                let mut cost = Stoppable { inner: cost, stop };
                 list.run(&mut engine, qseed, &recipe, &mut cost, meaningful)
             })?
             .map_err(|e| refused("rerank", e))?

@@ -7,6 +7,8 @@
 //! raises `MemoryError`, starting with the argument that made it too large and naming the
 //! shape.
 
+use std::sync::OnceLock;
+
 use ppg_cli::budget;
 use ppg_core::{Dims, Ppg};
 use pyo3::exceptions::{PyMemoryError, PyValueError};
@@ -69,7 +71,7 @@ pub fn check(dims: Dims, names: Names) -> PyResult<usize> {
             ppg_core::MAX_ITEMS
         )));
     }
-    let limit = usize::try_from(budget::default_bytes()).unwrap_or(usize::MAX);
+    let limit = limit();
     let bytes = Ppg::bytes(dims);
     let shape = || {
         format!(
@@ -96,6 +98,13 @@ pub fn check(dims: Dims, names: Names) -> PyResult<usize> {
         )));
     }
     Ok(bytes)
+}
+
+/// The bytes all engines of the process may take: `ppg rerank`'s default budget, read
+/// from the system once (every `ppg.rerank` call asks).
+pub fn limit() -> usize {
+    static LIMIT: OnceLock<usize> = OnceLock::new();
+    *LIMIT.get_or_init(|| usize::try_from(budget::default_bytes()).unwrap_or(usize::MAX))
 }
 
 /// `bytes` for a message: MiB, or GiB from 10 GiB up.

@@ -9,19 +9,27 @@
 - :mod:`ppg.spark`: :func:`ppg.spark.rerank` for a Spark DataFrame (needs pyspark).
 """
 
-from importlib import metadata as _metadata
-
 from ppg import metrics
 from ppg._ppg import MAX_GROUPS, MAX_ITEMS
 from ppg._rerank import Reranked, rerank
 from ppg.engine import Engine
 from ppg.frame import rerank_frame
 
-try:
-    #: The installed distribution's version (the workspace's, set by maturin from Cargo.toml).
-    __version__ = _metadata.version("ppg")
-except _metadata.PackageNotFoundError:  # imported from a source tree, not installed
-    __version__ = "0+unknown"
+
+
+def __getattr__(name: str) -> str:
+    """``ppg.__version__``: the installed distribution's version (the workspace's, which
+    maturin sets from Cargo.toml), or ``"0+unknown"`` when imported without being
+    installed. Read on first use: importing ``importlib.metadata`` costs about as much as
+    80 million instructions, which ``import ppg`` need not pay."""
+    if name != "__version__":
+        raise AttributeError(f"module 'ppg' has no attribute {name!r}")
+    from importlib import metadata
+
+    try:
+        return metadata.version("ppg")
+    except metadata.PackageNotFoundError:
+        return "0+unknown"
 
 __all__ = [
     "Engine",
