@@ -59,7 +59,8 @@ pub struct CostSpec {
 /// `score`) column, and the Python package to its `utility`, from this one function.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum BadUtility {
-    /// Below zero: the fairness metrics' targets and NDCG's gain need non-negative values.
+    /// Below zero: DTR's ratios and NDCG's gain need values >= 0, and EEL's grades would
+    /// take every negative one for 0.
     Negative,
     /// NDCG's gain `2^u - 1` overflows a double (`u` of 1024 or more).
     TooLargeForNdcg,
@@ -69,7 +70,8 @@ impl std::fmt::Display for BadUtility {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(match self {
             BadUtility::Negative => {
-                "is negative: the fairness metrics and NDCG need non-negative utilities"
+                "is negative: DTR and NDCG need utilities >= 0, and EEL would grade every \
+                 negative one as 0"
             }
             BadUtility::TooLargeForNdcg => {
                 "is too large for NDCG: its gain 2^u - 1 overflows (at most 1023.99)"

@@ -15,13 +15,18 @@ use rayon::prelude::*;
 use crate::cli::{
     FairnessArg, GradientArg, MetricArg, RankStartArg, RerankArgs, SamplerArg, UtilityArg,
 };
+use crate::destination;
 use crate::error::{CliError, Result};
+use crate::interrupt;
 use crate::progress;
+use crate::scratch::SortFolder;
 use crate::streams::{self, Output};
 use crate::threads;
 use ppg_cli::budget::{self, Budget};
 use ppg_cli::cost::{CostSpec, Metric, Tables};
 use ppg_cli::optimise::{PpgRecipe, INITIAL_WEIGHT};
+use ppg_cli::pause;
+use ppg_cli::quote::quoted;
 use ppg_cli::rerank_input::{InputError, Query, Reader};
 use ppg_cli::rerank_query::{self, Reranked};
 
@@ -53,9 +58,18 @@ pub fn run(args: &RerankArgs) -> Result<()> {
     let spec = cost_spec(args)?;
     let recipe = recipe(args)?;
     let (max_groups, why) = spec.metric.max_groups();
-    if let Some(out) = &args.output {
-        streams::refuse_same_file(&args.input, out)?;
-    }
+    // Where the output goes, and what the environment allows, before anything is read.
+    interrupt::install()?;
+    let destination = destination::resolve(&args.input, args.output.as_deref(), args.force)?;
+    let limit = budget::Limit::here();
+    let memory = match args.memory {
+        Some(m) => {
+            limit.check(m).map_err(CliError::Failed)?;
+            m
+        }
+        None => limit.default_budget(),
+    };
+    let _sort_folder = SortFolder::new()?;
     let path = if streams::is_std(&args.input) {
         "stdin".to_owned()
     } else {
@@ -76,7 +90,6 @@ pub fn run(args: &RerankArgs) -> Result<()> {
         Some(UtilityArg::Score) => false,
         None => reader.has_label(),
     };
-    let memory = args.memory.unwrap_or_else(budget::default_bytes);
     let checks = Checks {
         path: &path,
         spec: &spec,
@@ -95,7 +108,7 @@ pub fn run(args: &RerankArgs) -> Result<()> {
     let threads = threads::count(args.threads);
     let pool = threads::pool(threads)?;
     let budget = Budget::new(memory);
-    let mut out = Output::create(args.output.as_deref())?;
+    let mut out = Output::create(&destination, args.output.as_deref())?;
     writeln!(out.writer(), "qid\tsession\trank\titem").map_err(|e| out.failed(e))?;
     let bar = progress::new(args.progress, "rerank", None, "queries");
     let (mut queries, mut items, mut skipped) = (0usize, 0usize, 0usize);
@@ -111,14 +124,19 @@ pub fn run(args: &RerankArgs) -> Result<()> {
                 batch
                     .par_iter()
                     .with_max_len(1)
-                    .map(|task| rerank_one(task, args, &spec, &recipe, &tables, &budget))
+                    .map(|task| rerank_one(task, &path, args, &spec, &recipe, &tables, &budget))
                     .collect()
             });
             for (task, result) in batch.iter().zip(results) {
                 let r = result?;
                 let q = &task.query;
                 if args.verbose {
-                    eprintln!("query {}: cost {:.6} -> {:.6}", q.qid, r.before, r.after);
+                    eprintln!(
+                        "query {}: cost {:.6} -> {:.6}",
+                        quoted(&q.qid),
+                        r.before,
+                        r.after
+                    );
                 }
                 write_query(out.writer(), q, &r, args.sessions).map_err(|e| out.failed(e))?;
                 queries += 1;
@@ -155,9 +173,13 @@ fn read_batches<R: std::io::Read>(
         let next = reader
             .next_query()
             .map_err(|e| CliError::input(checks.path, e.line, e.message))
-            .and_then(|q| q.map(|q| task(checks, index, q)).transpose());
+            .and_then(|q| {
+                q.map(|q| task(checks, index, q, reader.groups()))
+                    .transpose()
+            });
         match next {
             Ok(Some(t)) => {
+                pause::at("reading");
                 index += 1;
                 batch.push(t);
                 if batch.len() == window && tx.send(Ok(std::mem::take(&mut batch))).is_err() {
@@ -182,8 +204,8 @@ fn read_batches<R: std::io::Read>(
 }
 
 /// A query's utility, checked against the metric, and its engine's size, checked against
-/// the memory budget.
-fn task(c: &Checks, index: usize, mut query: Query) -> Result<Task> {
+/// the memory budget; `groups` names the group ids.
+fn task(c: &Checks, index: usize, mut query: Query, groups: &[String]) -> Result<Task> {
     let (utility, name) = match (query.label.take(), c.use_label) {
         (Some(l), true) => (l, "label"),
         _ => (query.score.clone(), "score"),
@@ -198,16 +220,19 @@ fn task(c: &Checks, index: usize, mut query: Query) -> Result<Task> {
             ),
         ));
     }
+    if c.spec.metric == Metric::Dtr {
+        dtr_sums(c, &query, &utility, name, groups)?;
+    }
     let engine_bytes = Ppg::bytes(Dims::new(query.len(), c.sessions, c.batch)) as u64;
     if engine_bytes > c.memory {
         return Err(CliError::input(
             c.path,
             query.lines[0],
             format!(
-                "query \"{}\" has {}: with {} and batch {} its PPG engine needs {} MiB, \
+                "query {} has {}: with {} and batch {} its PPG engine needs {} MiB, \
                  more than the memory budget of {} MiB (--memory); split the list or use \
                  fewer sessions",
-                query.qid,
+                quoted(&query.qid),
                 budget::count(query.len(), "item", "items"),
                 budget::count(c.sessions, "session", "sessions"),
                 c.batch,
@@ -224,9 +249,42 @@ fn task(c: &Checks, index: usize, mut query: Query) -> Result<Task> {
     })
 }
 
+/// DTR divides each group's exposure by the group's utility summed over the sessions: a
+/// sum beyond the largest `double` is bad input, refused at the row that takes it there.
+fn dtr_sums(
+    c: &Checks,
+    query: &Query,
+    utility: &[f64],
+    name: &str,
+    groups: &[String],
+) -> Result<()> {
+    let mut sums = [0.0f64; 2];
+    for ((&u, &g), &line) in utility.iter().zip(&query.group).zip(&query.lines) {
+        let sum = &mut sums[usize::from(g)];
+        *sum += u;
+        if !(*sum * c.sessions as f64).is_finite() {
+            return Err(CliError::input(
+                c.path,
+                line,
+                format!(
+                    "{name} {u:e} takes the utility of group {} in query {}, summed over {}, \
+                     beyond the largest double: DTR divides exposure by that sum",
+                    quoted(&groups[usize::from(g)]),
+                    quoted(&query.qid),
+                    budget::count(c.sessions, "session", "sessions"),
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// Re-ranks one query on an engine laid out for it; a query of one item is passed through.
+/// A cost that is not finite for some ranking is a property of the query's utilities:
+/// bad input at the query's lines.
 fn rerank_one(
     task: &Task,
+    path: &str,
     args: &RerankArgs,
     spec: &CostSpec,
     recipe: &PpgRecipe,
@@ -239,8 +297,20 @@ fn rerank_one(
     }
     let failed = |what: &str, e: ppg_core::Error| CliError::Failed(format!("{what}: {e}"));
     let _permit = budget.take(task.engine_bytes);
+    pause::at("optimising");
     let dims = Dims::new(q.len(), args.sessions, recipe.train.batch);
-    let mut mem = vec![0u8; Ppg::bytes(dims)];
+    // A failed allocation is an error of this run, not an abort that leaves files behind.
+    let bytes = Ppg::bytes(dims);
+    let mut mem = Vec::new();
+    mem.try_reserve_exact(bytes).map_err(|e| {
+        CliError::Failed(format!(
+            "query {}: cannot allocate its engine's {} MiB: {e} (lower --memory or \
+             --threads, or free memory)",
+            quoted(&q.qid),
+            bytes.div_ceil(1 << 20)
+        ))
+    })?;
+    mem.resize(bytes, 0);
     let mut engine = Ppg::new(&mut mem, dims, args.seed).map_err(|e| failed("engine", e))?;
     rerank_query::rerank(
         &mut engine,
@@ -254,7 +324,21 @@ fn rerank_one(
         tables,
         &|| false,
     )
-    .map_err(|e| failed(&format!("query \"{}\"", q.qid), e))
+    .map_err(|e| match e {
+        ppg_core::Error::NotFinite { .. } => CliError::input(
+            path,
+            q.lines[0],
+            format!(
+                "query {} (lines {}-{}): its {} cost is not finite for some ranking: its \
+                 groups' utilities are too far apart in size",
+                quoted(&q.qid),
+                q.lines[0],
+                q.lines[q.len() - 1],
+                spec.metric.name().to_uppercase()
+            ),
+        ),
+        e => failed(&format!("query {}", quoted(&q.qid)), e),
+    })
 }
 
 fn write_query(w: &mut dyn Write, q: &Query, r: &Reranked, sessions: usize) -> std::io::Result<()> {

@@ -187,11 +187,6 @@ fn empty_file() {
 }
 
 #[test]
-fn header_only() {
-    bad_input(HEADER, &[], 1, "no data rows");
-}
-
-#[test]
 fn more_than_two_groups_for_dtr() {
     let content = format!("{HEADER}q\ta\t1\tA\nq\tb\t2\tB\nq\tc\t3\tC\n");
     bad_input(&content, &["--metric", "dtr"], 4, "group \"C\"");
@@ -465,25 +460,6 @@ fn output_that_is_the_input_is_refused() {
             .stderr(predicate::str::contains("is the input"));
         assert_eq!(std::fs::read_to_string(&input).unwrap(), text, "-o {out}");
     }
-}
-
-#[test]
-fn failed_rename_leaves_no_temp_file() {
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::write(dir.path().join("in.tsv"), generated(2, 3)).unwrap();
-    std::fs::create_dir(dir.path().join("outdir")).unwrap();
-    ppg()
-        .current_dir(dir.path())
-        .args(["rerank", "in.tsv", "-o", "outdir"])
-        .assert()
-        .code(1)
-        .stderr(predicate::str::contains("cannot rename onto outdir"));
-    let mut left: Vec<String> = std::fs::read_dir(dir.path())
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    left.sort();
-    assert_eq!(left, ["in.tsv", "outdir"]);
 }
 
 // ---- Memory budget ----

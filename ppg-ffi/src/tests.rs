@@ -2,6 +2,7 @@
 //! reach as easily. The cross-language contract itself is tested in C.
 
 use crate::*;
+use core::mem::size_of;
 use core::ptr;
 
 extern crate std;
@@ -49,11 +50,45 @@ fn engine(kind: ppg_method, items: usize) -> (Vec<u64>, *mut ppg_engine) {
     (block, handle)
 }
 
+/// The defaults as C gets them (`_init` with the struct's size).
 fn defaults() -> (ppg_train_config, ppg_objective_config) {
     let mut config = ppg_train_config::reference();
-    let objective = ppg_objective_config::reference();
-    unsafe { ppg_train_config_default(&mut config) };
+    let mut objective = ppg_objective_config::reference();
+    config.epochs = 0;
+    objective.eel_levels = 0;
+    let st = unsafe { ppg_train_config_init(&mut config, size_of::<ppg_train_config>()) };
+    assert_eq!(st, ppg_status::Ok);
+    let size = size_of::<ppg_objective_config>();
+    assert_eq!(
+        unsafe { ppg_objective_config_init(&mut objective, size) },
+        ppg_status::Ok
+    );
+    assert_eq!(
+        (config, objective),
+        (
+            ppg_train_config::reference(),
+            ppg_objective_config::reference()
+        )
+    );
     (config, objective)
+}
+
+/// A report as C prepares it.
+fn fresh_report() -> ppg_train_report {
+    let mut report = ppg_train_report {
+        struct_size: 0,
+        epochs: 7,
+        samples: 7,
+        best_cost: 0.0,
+        best_epoch: 7,
+    };
+    let st = unsafe { ppg_train_report_init(&mut report, size_of::<ppg_train_report>()) };
+    assert_eq!(st, ppg_status::Ok);
+    assert_eq!(
+        (report.epochs, report.best_cost, report.best_epoch),
+        (0, f64::INFINITY, -1)
+    );
+    report
 }
 
 #[test]
@@ -103,6 +138,54 @@ fn more_than_sixteen_groups_is_capacity_for_eel() {
     assert_eq!(st, ppg_status::Ok);
 }
 
+/// The statuses `ppg.h` names for utilities at the edges (issue 28, point 18): EEL takes
+/// negative and huge utilities (a negative one grades as 0) and its cost stays finite; DTR
+/// refuses utility sums that overflow with INVALID_ARGUMENT, and stops with NOT_FINITE when
+/// a group's utility is so small against the other's that its ratio overflows.
+#[test]
+fn utilities_at_the_edges_give_the_documented_statuses() {
+    let (_block, e) = engine(ppg_method::Ppg, ITEMS);
+    let (config, mut objective) = defaults();
+    let train = |utility: [f64; ITEMS], objective: &ppg_objective_config| {
+        let mut query = items(&[0, 1, 0, 1, 0, 1]);
+        for (item, u) in query.iter_mut().zip(utility) {
+            item.utility = u;
+        }
+        let st = unsafe { ppg_engine_set_query(e, query.as_ptr(), ITEMS, SESSIONS) };
+        assert_eq!(st, ppg_status::Ok);
+        let mut value = f64::NAN;
+        let ranking: Vec<u64> = (0..SESSIONS)
+            .flat_map(|_| query.iter().map(|i| i.id))
+            .collect();
+        let evaluated = unsafe {
+            ppg_engine_evaluate(e, objective, ranking.as_ptr(), ranking.len(), &mut value)
+        };
+        let trained = unsafe { ppg_engine_train_builtin(e, &config, objective, ptr::null_mut()) };
+        (evaluated, trained, value)
+    };
+    for utility in [
+        [-1.0, -5.0, 0.0, 2.0, -3.0, 1.0],
+        [1e308, 1e308, 1e308, 1e308, 0.0, 1.0],
+    ] {
+        let (evaluated, trained, value) = train(utility, &objective);
+        assert_eq!(
+            (evaluated, trained),
+            (ppg_status::Ok, ppg_status::Ok),
+            "{utility:?}"
+        );
+        assert!(value.is_finite(), "{utility:?}");
+    }
+    objective.metric = ppg_metric::Dtr as u32;
+    let overflow = [1e308, 1.0, 1e308, 1.0, 0.0, 1.0];
+    let (evaluated, trained, _) = train(overflow, &objective);
+    assert_eq!(evaluated, ppg_status::InvalidArgument);
+    assert_eq!(trained, ppg_status::InvalidArgument);
+    let apart = [1e10, 1e-320, 1.0, 0.0, 1.0, 0.0];
+    let (evaluated, trained, _) = train(apart, &objective);
+    assert_eq!(evaluated, ppg_status::NotFinite);
+    assert_eq!(trained, ppg_status::NotFinite);
+}
+
 #[test]
 fn pl_refuses_utilities_beyond_float_and_constraints() {
     let (_block, e) = engine(ppg_method::Pl, ITEMS);
@@ -119,12 +202,7 @@ fn pl_refuses_utilities_beyond_float_and_constraints() {
     let (config, mut objective) = defaults();
     objective.metric = ppg_metric::EelNdcgMix as u32;
     objective.mix_weight = 0.5;
-    let mut report = ppg_train_report {
-        epochs: 0,
-        samples: 0,
-        best_cost: 0.0,
-        best_epoch: 0,
-    };
+    let mut report = fresh_report();
     let st = unsafe { ppg_engine_train_builtin(e, &config, &objective, &mut report) };
     assert_eq!(st, ppg_status::Ok);
     assert!(report.samples > 0 && report.best_cost.is_finite());
@@ -168,12 +246,7 @@ fn ppg_with_query() -> (Vec<u64>, *mut ppg_engine) {
 /// Trains `e` against `count_calls`; the report must count every call.
 fn train_counting(e: *mut ppg_engine, config: &ppg_train_config) -> ppg_train_report {
     let mut calls = 0usize;
-    let mut report = ppg_train_report {
-        epochs: 0,
-        samples: 0,
-        best_cost: 0.0,
-        best_epoch: 0,
-    };
+    let mut report = fresh_report();
     let st = unsafe {
         ppg_engine_train(
             e,
@@ -316,11 +389,55 @@ fn a_failed_first_run_keeps_the_batch_pending() {
 #[test]
 fn status_strings_are_static_and_distinct() {
     let message = |s: u32| unsafe { core::ffi::CStr::from_ptr(ppg_status_str(s)) };
-    let known: Vec<_> = (0..=ppg_status::Panic as u32).map(message).collect();
+    let known: Vec<_> = (0..=ppg_status::VersionMismatch as u32)
+        .map(message)
+        .collect();
     for (i, a) in known.iter().enumerate() {
         assert!(known[i + 1..].iter().all(|b| a != b));
     }
     assert_eq!(message(999).to_str(), Ok("unknown status"));
     let version = unsafe { core::ffi::CStr::from_ptr(ppg_version()) };
     assert_eq!(version.to_str(), Ok(env!("CARGO_PKG_VERSION")));
+}
+
+/// A `struct_size` the library does not know is refused before anything is read or
+/// written (engine, report and `_init`'s target included); a known older layout reads
+/// its prefix, the rest at the defaults.
+#[test]
+fn an_unknown_struct_size_changes_nothing() {
+    let (_block, e) = ppg_with_query();
+    let (config, objective) = defaults();
+    for size in [0, 4, size_of::<ppg_train_config>() + 8, u32::MAX as usize] {
+        let mut untouched = ppg_train_config {
+            epochs: 3,
+            ..config
+        };
+        let st = unsafe { ppg_train_config_init(&mut untouched, size) };
+        assert_eq!((st, untouched.epochs), (ppg_status::VersionMismatch, 3));
+        let wrong = ppg_train_config {
+            struct_size: size as u32,
+            ..config
+        };
+        let mut report = fresh_report();
+        let before = report;
+        let st = unsafe { ppg_engine_train_builtin(e, &wrong, &objective, &mut report) };
+        assert_eq!((st, report), (ppg_status::VersionMismatch, before));
+        let wrong = ppg_objective_config {
+            struct_size: size as u32,
+            ..objective
+        };
+        let st = unsafe { ppg_engine_train_builtin(e, &config, &wrong, &mut report) };
+        assert_eq!((st, report), (ppg_status::VersionMismatch, before));
+        report.struct_size = size as u32;
+        let st = unsafe { ppg_engine_train_builtin(e, &config, &objective, &mut report) };
+        assert_eq!(st, ppg_status::VersionMismatch);
+    }
+    // Nothing trained above: no ranking has been scored.
+    let mut best = [0u64; ITEMS * SESSIONS];
+    let st = unsafe { ppg_engine_best(e, best.as_mut_ptr(), best.len(), ptr::null_mut()) };
+    assert_eq!(st, ppg_status::NoResult);
+    assert_eq!(
+        ppg_check_version(PPG_VERSION_MAJOR, PPG_VERSION_MINOR, PPG_VERSION_PATCH),
+        ppg_status::Ok
+    );
 }

@@ -3,7 +3,8 @@
 //! An engine's size grows with items squared times sessions, so a list of 60,000 items
 //! asks for 50 GB: allocating that the infallible way aborts the process. Here a shape
 //! whose engine needs more than the process's budget (`ppg rerank`'s default: a quarter of
-//! physical memory, [`ppg_cli::budget::default_bytes`]) or that the allocator refuses
+//! physical memory or of the cgroup's limit, whichever is smaller,
+//! [`ppg_cli::budget::Limit`]) or that the allocator refuses
 //! raises `MemoryError`, starting with the argument that made it too large and naming the
 //! shape.
 
@@ -91,8 +92,8 @@ pub fn check(dims: Dims, names: Names) -> PyResult<usize> {
             names.batch
         };
         return Err(PyMemoryError::new_err(format!(
-            "{blamed}: {}, more than the {} a process may take (a quarter of physical \
-             memory, as `ppg rerank` allows by default)",
+            "{blamed}: {}, more than the {} a process may take (a quarter of the memory it \
+             can have, as `ppg rerank` allows by default)",
             shape(),
             size(limit)
         )));
@@ -101,10 +102,13 @@ pub fn check(dims: Dims, names: Names) -> PyResult<usize> {
 }
 
 /// The bytes all engines of the process may take: `ppg rerank`'s default budget, read
-/// from the system once (every `ppg.rerank` call asks).
+/// from the system once (every `ppg.rerank` call asks, and the cgroup's files take a
+/// while to read).
 pub fn limit() -> usize {
     static LIMIT: OnceLock<usize> = OnceLock::new();
-    *LIMIT.get_or_init(|| usize::try_from(budget::default_bytes()).unwrap_or(usize::MAX))
+    *LIMIT.get_or_init(|| {
+        usize::try_from(budget::Limit::here().default_budget()).unwrap_or(usize::MAX)
+    })
 }
 
 /// `bytes` for a message: MiB, or GiB from 10 GiB up.

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The Python package (ppg-py): builds the extension into the test venv, then runs pytest
-# (API, errors, equality with `ppg rerank`, doctests, README example, the Spark job, and
-# hostile inputs each in a subprocess of its own, test_hostile.py: about 20 s).
+# (API, errors, equality with `ppg rerank`, doctests, the README's Python and Spark examples, the Spark job,
+# docs/python.md's local Spark recipe, and hostile inputs each in a subprocess of its own:
+# test_hostile.py, about 20 s).
 # needs-pip: maturin numpy pandas~=2.3 pyarrow pyspark pytest polars
 # needs-apt: default-jdk-headless
 # skip-var: PPG_SKIP_PYTHON

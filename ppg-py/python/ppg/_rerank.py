@@ -63,9 +63,9 @@ def rerank(
     A list of one item is returned as it is, as ``ppg rerank`` passes such a query through
     (costs 0). Utilities follow ``ppg rerank``'s rule for its label: non-negative, and below
     1024 with ``ndcg-mix``. A long call stops on Ctrl-C (``KeyboardInterrupt``) within
-    a fraction of a second; an engine larger than the memory budget (a quarter of physical
-    memory, as ``ppg rerank`` allows) raises ``MemoryError`` naming the argument that made
-    it too large.
+    a fraction of a second; an engine larger than the memory budget (a quarter of the
+    memory the process can have, as ``ppg rerank`` allows) raises ``MemoryError`` naming
+    the argument that made it too large.
 
     ``forbid`` lists pairs ``(a, b)`` of items that never swap; ``intra`` keeps the
     starting order within each group. The other keywords are the training recipe

@@ -14,8 +14,8 @@ class Engine:
     batches of ``batch`` samples. Item ids are positions in the starting ranking.
 
     A call that fails raises and changes nothing. Not thread-safe: one thread at a time.
-    An engine larger than the memory budget (a quarter of physical memory, as
-    ``ppg rerank`` allows) raises ``MemoryError`` naming the argument that made it so.
+    An engine larger than the memory budget (a quarter of the memory the process can have,
+    as ``ppg rerank`` allows) raises ``MemoryError`` naming the argument that made it so.
 
     >>> import numpy as np, ppg
     >>> engine = ppg.Engine(items=6, sessions=2, batch=8, seed=3)
