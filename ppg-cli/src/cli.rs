@@ -262,7 +262,7 @@ pub struct RerankArgs {
     pub threads: usize,
     /// Memory budget of the process (e.g. 512M, 4G) [default: a quarter of physical
     /// memory or of the cgroup's limit, whichever is smaller; more is refused].
-    #[arg(long, value_parser = crate::budget::parse_size)]
+    #[arg(long, value_parser = ppg_cli::budget::parse_size)]
     pub memory: Option<u64>,
     /// Progress on stderr.
     #[arg(long, value_enum, default_value_t = ProgressArg::Auto)]

@@ -2,6 +2,8 @@
 //! compares PPG search with.
 //!
 //! The library holds what more than one front end needs, so that they agree:
+//! - [`budget`]: the memory every engine of a process may take together (a quarter of
+//!   physical memory by default), shared with the Python package;
 //! - [`cost`]: the costs the optimisers minimise and the protocol's evaluation;
 //! - [`optimise`]: one query through PPG or Plackett-Luce, and the protocol's starting
 //!   ranking;
@@ -21,6 +23,7 @@
 #![deny(missing_docs)]
 
 pub mod bound;
+pub mod budget;
 pub mod cost;
 pub mod finished;
 pub mod foe;

@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # The Python package (ppg-py): builds the extension into the test venv, then runs pytest
-# (API, errors, equality with `ppg rerank`, doctests, the README's Python and Spark examples, the Spark job).
-# needs-pip: maturin numpy pandas~=2.3 pyarrow pyspark pytest
+# (API, errors, equality with `ppg rerank`, doctests, the README's Python and Spark examples, the Spark job,
+# docs/python.md's local Spark recipe, and hostile inputs each in a subprocess of its own:
+# test_hostile.py, about 20 s).
+# needs-pip: maturin numpy pandas~=2.3 pyarrow pyspark pytest polars
 # needs-apt: default-jdk-headless
 # skip-var: PPG_SKIP_PYTHON
 #
 # Run from the repository root with bash. PPG_VENV names a venv holding the packages
 # above (the test command makes it and puts its bin/ first on PATH); by hand:
-#   python3 -m venv target/venv && target/venv/bin/pip install maturin numpy "pandas~=2.3" pyarrow pyspark pytest
+#   python3 -m venv target/venv && target/venv/bin/pip install maturin numpy "pandas~=2.3" pyarrow pyspark pytest polars
 #   PPG_VENV=$PWD/target/venv bash scripts/suites/python.sh
 # pandas is held below 3 because pyspark warns about pandas 3.
 set -euo pipefail
