@@ -64,3 +64,8 @@ pub use trainer::{Gradient, PendingDraw, TrainConfig};
 #[cfg(doctest)]
 #[doc = include_str!("../../README.md")]
 struct ReadmeDoctests;
+
+// The crate's own README (crates.io's page) is checked the same way.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct CrateReadmeDoctests;
