@@ -1,6 +1,7 @@
 //! The C++, Go and Java bindings in `c-examples/`, built against the release libppg and
 //! run: the C++ example through CMake + pkg-config (plainly, under valgrind, and under
-//! AddressSanitizer + UndefinedBehaviorSanitizer), `go test` in `c-examples/go`, and `javac` + `java` of the
+//! AddressSanitizer + UndefinedBehaviorSanitizer), `go test` in `go/` (the Go module, linked
+//! through pkg-config against an installed prefix), and `javac` + `java` of the
 //! JNA test. Each program checks its own re-rankings and exits non-zero on a failure.
 //!
 //! Needs g++, cmake, make, pkg-config and valgrind (C++), go (Go), javac, java and JNA's jar
@@ -183,18 +184,25 @@ fn cpp_example_builds_with_cmake_and_pkg_config_and_passes() {
 fn go_package_tests_pass() {
     if !require(
         "go_package",
-        &[GO, ("gcc", "--version", "gcc (build-essential)")],
+        &[GO, PKG_CONFIG, MAKE, ("gcc", "--version", "gcc (build-essential)")],
     ) {
         return;
     }
-    release_lib_dir();
+    // The module links the installed library through `#cgo pkg-config: ppg`, as a user's
+    // build does: install into a scratch prefix, find it by PKG_CONFIG_PATH, and load
+    // libppg.so from there at run time.
+    let prefix = scratch("go-prefix");
+    {
+        let _one_at_a_time = FOREIGN.lock().unwrap_or_else(|e| e.into_inner());
+        make(&["install", &format!("PREFIX={}", prefix.display())]);
+    }
     // Offline and self-contained: no module proxy, no toolchain download, and a fresh build
-    // cache each run (go does not notice that the libppg.a it links has changed).
+    // cache each run (go does not notice that the libppg it links has changed).
     let work = scratch("go");
     let out = run(
-        "go test (c-examples/go)",
+        "go test (go/)",
         Command::new("go")
-            .current_dir(root().join("c-examples/go"))
+            .current_dir(root().join("go"))
             .args(["test", "-count=1", "-v", "./..."])
             .env("CGO_ENABLED", "1")
             .env("GO111MODULE", "on")
@@ -203,11 +211,13 @@ fn go_package_tests_pass() {
             .env("GOTOOLCHAIN", "local")
             .env("GOCACHE", work.join("cache"))
             .env("GOPATH", work.join("path"))
-            .env("GOTMPDIR", &work),
+            .env("GOTMPDIR", &work)
+            .env("PKG_CONFIG_PATH", prefix.join("lib/pkgconfig"))
+            .env("LD_LIBRARY_PATH", prefix.join("lib")),
     );
     assert!(out.contains("PASS"), "go test printed no PASS");
     // A fresh build cache is some hundred megabytes: leave none behind.
-    clean(&[&work]);
+    clean(&[&work, &prefix]);
 }
 
 #[test]

@@ -8,11 +8,16 @@
 - :mod:`ppg.spark`: :func:`ppg.spark.rerank` for a Spark DataFrame (needs pyspark).
 """
 
+from importlib.metadata import version as _version
+
 from ppg import metrics
 from ppg._ppg import MAX_GROUPS, MAX_ITEMS
 from ppg._rerank import Reranked, rerank
 from ppg.engine import Engine
 from ppg.frame import rerank_frame
+
+# The installed distribution's version: the wheel's, which maturin takes from Cargo.toml.
+__version__ = _version("ppg")
 
 __all__ = [
     "Engine",
