@@ -89,7 +89,7 @@ fn static_library_builds_and_links_bare_metal() {
     let header = std::fs::read_to_string(root.join("include/ppg.h")).expect("ppg.h");
     let functions: Vec<&str> = header
         .lines()
-        .filter(|l| !l.starts_with("//") && !l.starts_with("typedef"))
+        .filter(|l| !l.starts_with("//") && !l.starts_with("typedef") && !l.starts_with('#'))
         .filter_map(|l| l.split_once(" ppg_").or_else(|| l.split_once("*ppg_")))
         .filter_map(|(_, rest)| rest.split_once('('))
         .map(|(name, _)| name)
