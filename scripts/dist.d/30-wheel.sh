@@ -4,10 +4,11 @@
 # maturin links the extension with zig (`--zig`) against glibc 2.17's symbols, so the
 # wheel is manylinux2014 without a manylinux container; `auditwheel show` then has to
 # agree, or the part fails. The tools come from PyPI at pinned versions into their own
-# venv, target/dist-venv (made once; a changed pin reinstalls). The build's target
-# folder is target/x86_64-unknown-linux-gnu (zig's explicit target), incremental: a
-# second run with nothing changed takes seconds, so the Python suite calls this part
-# again rather than trusting a wheel left in dist/.
+# venv, target/dist-venv (made once; a changed pin reinstalls). The build has its own
+# target folder, target/wheel-build: zig links it with other flags than the C part's
+# cargo-c build of the same crates, and a shared folder would rebuild them each time
+# either ran. It is incremental: a second run with nothing changed takes seconds, so the
+# Python suite calls this part again rather than trusting a wheel left in dist/.
 set -euo pipefail
 
 tools=(maturin==1.16.0 ziglang==0.17.1 auditwheel==6.8.2)
@@ -23,7 +24,7 @@ export PATH="$venv/bin:$PATH"
 
 out=$PPG_ROOT/target/wheel
 rm -rf "$out"
-nice -n 10 maturin build --quiet --release --strip --zig --compatibility manylinux2014 \
+CARGO_TARGET_DIR=$PPG_ROOT/target/wheel-build nice -n 10 maturin build --quiet --release --strip --zig --compatibility manylinux2014 \
     -m ppg-py/Cargo.toml --out "$out"
 wheels=("$out"/ppg-"$PPG_VERSION"-cp39-abi3-*.whl)
 [[ -f ${wheels[0]} && ${#wheels[@]} == 1 ]] ||
