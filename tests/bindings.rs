@@ -1,10 +1,11 @@
 //! The C++, Go and Java bindings in `c-examples/`, built against the release libppg and
-//! run: the C++ example through CMake + pkg-config (plainly, under valgrind, and under
+//! run: the C++ example through CMake + pkg-config against the release tarball installed
+//! by scripts/install (plainly, under valgrind, and under
 //! AddressSanitizer + UndefinedBehaviorSanitizer), `go test` in `go/` (the Go module, linked
-//! through pkg-config against an installed prefix), and `javac` + `java` of the
+//! through pkg-config against this build's libppg), and `javac` + `java` of the
 //! JNA test. Each program checks its own re-rankings and exits non-zero on a failure.
 //!
-//! Needs g++, cmake, make, pkg-config and valgrind (C++), go (Go), javac, java and JNA's jar
+//! Needs g++, cmake, make, pkg-config, valgrind and cargo-c (C++), go (Go), javac, java and JNA's jar
 //! (Java); a missing one fails its test naming the Debian package to install, unless
 //! `PPG_SKIP_FOREIGN=1`. `PPG_JNA_JAR` overrides the jar's path
 //! (default `/usr/share/java/jna.jar`).
@@ -14,7 +15,7 @@ mod support;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
-use support::{make, root, run, FOREIGN};
+use support::{root, run};
 
 /// A tool, the argument that makes it answer, and the Debian package that provides it.
 type Tool = (&'static str, &'static str, &'static str);
@@ -22,6 +23,11 @@ type Tool = (&'static str, &'static str, &'static str);
 const GXX: Tool = ("g++", "--version", "g++ (build-essential)");
 const MAKE: Tool = ("make", "--version", "make (build-essential)");
 const CMAKE: Tool = ("cmake", "--version", "cmake");
+const CARGO_C: Tool = (
+    "cargo-cinstall",
+    "--version",
+    "cargo-c (cargo install --locked cargo-c --version 0.10.24)",
+);
 const PKG_CONFIG: Tool = ("pkg-config", "--version", "pkg-config");
 const VALGRIND: Tool = ("valgrind", "--version", "valgrind");
 const GO: Tool = ("go", "version", "golang-go");
@@ -57,15 +63,15 @@ fn require(test: &str, tools: &[Tool]) -> bool {
 }
 
 /// `target/release`, holding a libppg.a and libppg.so built from the current sources:
-/// where the Go package's cgo directives and the Java test's `jna.library.path` point.
+/// what the Go test's pkg-config file and the Java test's `jna.library.path` name.
 /// Built once per test process (cargo itself serialises concurrent builds).
 fn release_lib_dir() -> PathBuf {
     static BUILT: OnceLock<PathBuf> = OnceLock::new();
     BUILT
         .get_or_init(|| {
             let root = root();
-            // `--target-dir`: the cgo directives name target/release, whatever
-            // CARGO_TARGET_DIR the outer cargo may use.
+            // `--target-dir`: target/release, whatever CARGO_TARGET_DIR the outer cargo
+            // may use, so that the folder is known.
             let target = root.join("target");
             run(
                 "cargo build -p ppg-ffi --release",
@@ -107,9 +113,10 @@ fn clean(dirs: &[&Path]) {
     }
 }
 
-/// Configures, builds and runs the C++ example in `build` against the pkg-config file in
-/// `pkg_config_path`, with extra CMake `options`.
-fn cmake_build_and_run(build: &Path, pkg_config_path: &Path, options: &[&str]) -> String {
+/// Configures, builds and runs the C++ example in `build` against the install at `prefix`
+/// (its pkg-config file, and its libppg.so found through `LD_LIBRARY_PATH`: the install
+/// records no run path), with extra CMake `options`.
+fn cmake_build_and_run(build: &Path, prefix: &Path, options: &[&str]) -> String {
     let src = root().join("c-examples/cpp");
     run(
         "cmake configure (c-examples/cpp)",
@@ -120,7 +127,7 @@ fn cmake_build_and_run(build: &Path, pkg_config_path: &Path, options: &[&str]) -
             .arg(build)
             .arg("-DCMAKE_BUILD_TYPE=Debug")
             .args(options)
-            .env("PKG_CONFIG_PATH", pkg_config_path),
+            .env("PKG_CONFIG_PATH", prefix.join("lib/pkgconfig")),
     );
     run(
         "cmake --build (c-examples/cpp, -Wall -Wextra -Wpedantic -Werror)",
@@ -129,6 +136,7 @@ fn cmake_build_and_run(build: &Path, pkg_config_path: &Path, options: &[&str]) -
     run(
         "rerank (C++)",
         Command::new(build.join("rerank"))
+            .env("LD_LIBRARY_PATH", prefix.join("lib"))
             .env("ASAN_OPTIONS", "detect_leaks=1:abort_on_error=1")
             .env("UBSAN_OPTIONS", "print_stacktrace=1"),
     )
@@ -136,20 +144,37 @@ fn cmake_build_and_run(build: &Path, pkg_config_path: &Path, options: &[&str]) -
 
 #[test]
 fn cpp_example_builds_with_cmake_and_pkg_config_and_passes() {
-    if !require("cpp_example", &[GXX, MAKE, CMAKE, PKG_CONFIG, VALGRIND]) {
+    if !require(
+        "cpp_example",
+        &[GXX, MAKE, CMAKE, PKG_CONFIG, VALGRIND, CARGO_C],
+    ) {
         return;
     }
-    // The colleague's install step: libppg.a, libppg.so, ppg.h and ppg.pc under a prefix,
-    // which is what a C++ project finds with pkg_check_modules(... IMPORTED_TARGET ppg).
+    // A user's install: the C part of scripts/dist into a scratch folder, then
+    // scripts/install of that tarball under a prefix, which is what a C++ project finds with
+    // pkg_check_modules(... IMPORTED_TARGET ppg).
+    let dist = scratch("cpp-dist");
     let prefix = scratch("cpp-prefix");
-    {
-        let _one_at_a_time = FOREIGN.lock().unwrap_or_else(|e| e.into_inner());
-        make(&["install", &format!("PREFIX={}", prefix.display())]);
-    }
-    let pc_path = prefix.join("lib/pkgconfig");
+    let version = env!("CARGO_PKG_VERSION");
+    run(
+        "scripts/dist.d/10-c.sh",
+        Command::new("bash")
+            .arg(root().join("scripts/dist.d/10-c.sh"))
+            .env("PPG_VERSION", version)
+            .env("PPG_DIST", &dist)
+            .env("PPG_ROOT", root()),
+    );
+    run(
+        "scripts/install",
+        Command::new(root().join("scripts/install"))
+            .arg("--from")
+            .arg(dist.join(format!("ppg-{version}-x86_64-unknown-linux-gnu.tar.gz")))
+            .arg("--prefix")
+            .arg(&prefix),
+    );
 
     let build = scratch("cpp-build");
-    let out = cmake_build_and_run(&build, &pc_path, &[]);
+    let out = cmake_build_and_run(&build, &prefix, &[]);
     assert!(
         out.contains("all checks passed"),
         "rerank (C++) did not finish its checks"
@@ -164,7 +189,8 @@ fn cpp_example_builds_with_cmake_and_pkg_config_and_passes() {
                 "--errors-for-leak-kinds=all",
                 "--quiet",
             ])
-            .arg(build.join("rerank")),
+            .arg(build.join("rerank"))
+            .env("LD_LIBRARY_PATH", prefix.join("lib")),
     );
     assert!(
         out.contains("all checks passed"),
@@ -172,30 +198,39 @@ fn cpp_example_builds_with_cmake_and_pkg_config_and_passes() {
     );
 
     let build_asan = scratch("cpp-build-asan");
-    let out = cmake_build_and_run(&build_asan, &pc_path, &["-DPPG_SANITIZE=ON"]);
+    let out = cmake_build_and_run(&build_asan, &prefix, &["-DPPG_SANITIZE=ON"]);
     assert!(
         out.contains("all checks passed"),
         "rerank (C++, ASan+UBSan) did not finish its checks"
     );
-    clean(&[&prefix, &build, &build_asan]);
+    clean(&[&dist, &prefix, &build, &build_asan]);
 }
 
 #[test]
 fn go_package_tests_pass() {
     if !require(
         "go_package",
-        &[GO, PKG_CONFIG, MAKE, ("gcc", "--version", "gcc (build-essential)")],
+        &[
+            GO,
+            PKG_CONFIG,
+            ("gcc", "--version", "gcc (build-essential)"),
+        ],
     ) {
         return;
     }
-    // The module links the installed library through `#cgo pkg-config: ppg`, as a user's
-    // build does: install into a scratch prefix, find it by PKG_CONFIG_PATH, and load
-    // libppg.so from there at run time.
-    let prefix = scratch("go-prefix");
-    {
-        let _one_at_a_time = FOREIGN.lock().unwrap_or_else(|e| e.into_inner());
-        make(&["install", &format!("PREFIX={}", prefix.display())]);
-    }
+    // The module links libppg through `#cgo pkg-config: ppg`, as a user's build does; here
+    // a pkg-config file names this build's header and library (the consumers suite builds
+    // it against the installed release instead), and the test loads libppg.so from there.
+    let lib_dir = release_lib_dir();
+    let pc_dir = scratch("go-pkgconfig");
+    let pc = format!(
+        "Name: ppg\nDescription: this checkout's libppg\nVersion: {}\nCflags: -I{}\nLibs: -L{} -lppg\n",
+        env!("CARGO_PKG_VERSION"),
+        root().join("include").display(),
+        lib_dir.display()
+    );
+    std::fs::write(pc_dir.join("ppg.pc"), pc)
+        .unwrap_or_else(|e| panic!("cannot write ppg.pc: {e}"));
     // Offline and self-contained: no module proxy, no toolchain download, and a fresh build
     // cache each run (go does not notice that the libppg it links has changed).
     let work = scratch("go");
@@ -212,12 +247,12 @@ fn go_package_tests_pass() {
             .env("GOCACHE", work.join("cache"))
             .env("GOPATH", work.join("path"))
             .env("GOTMPDIR", &work)
-            .env("PKG_CONFIG_PATH", prefix.join("lib/pkgconfig"))
-            .env("LD_LIBRARY_PATH", prefix.join("lib")),
+            .env("PKG_CONFIG_PATH", &pc_dir)
+            .env("LD_LIBRARY_PATH", &lib_dir),
     );
     assert!(out.contains("PASS"), "go test printed no PASS");
     // A fresh build cache is some hundred megabytes: leave none behind.
-    clean(&[&work, &prefix]);
+    clean(&[&work, &pc_dir]);
 }
 
 #[test]
