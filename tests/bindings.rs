@@ -1,9 +1,10 @@
-//! The C++, Go and Java bindings in `c-examples/`, built against the release libppg and
-//! run: the C++ example through CMake + pkg-config against the release tarball installed
-//! by scripts/install (plainly, under valgrind, and under
-//! AddressSanitizer + UndefinedBehaviorSanitizer), `go test` in `go/` (the Go module, linked
-//! through pkg-config against this build's libppg), and `javac` + `java` of the
-//! JNA test. Each program checks its own re-rankings and exits non-zero on a failure.
+//! The C++, Go and Java bindings (`c-examples/`, `go/`), built against the release libppg
+//! and run: the C++ example through CMake + pkg-config against the release tarball installed
+//! by scripts/install (plainly, under valgrind, and under AddressSanitizer +
+//! UndefinedBehaviorSanitizer), `go test` in `go/` (the Go module, linked through pkg-config
+//! against this build's libppg; the README's Go example among its tests), and `javac` +
+//! `java` of the JNA test and of the README's Java example. Each program checks its own
+//! re-rankings and exits non-zero on a failure.
 //!
 //! Needs g++, cmake, make, pkg-config, valgrind and cargo-c (C++), go (Go), javac, java and JNA's jar
 //! (Java); a missing one fails its test naming the Debian package to install, unless
@@ -293,13 +294,27 @@ fn java_jna_test_passes() {
         "java ppg.PpgTest",
         Command::new("java")
             .arg("-cp")
-            .arg(class_path)
+            .arg(&class_path)
             .arg(format!("-Djna.library.path={}", lib_dir.display()))
             .arg("ppg.PpgTest"),
     );
     assert!(
         out.contains("all checks passed"),
         "PpgTest did not finish its checks"
+    );
+    // The README's Java example (tests/readme.rs checks that it is this file's text).
+    let out = run(
+        "java ppg.Example",
+        Command::new("java")
+            .arg("-cp")
+            .arg(&class_path)
+            .arg(format!("-Djna.library.path={}", lib_dir.display()))
+            .arg("ppg.Example"),
+    );
+    assert_eq!(
+        out.trim(),
+        "8 true",
+        "the README's Java example printed otherwise"
     );
     clean(&[&classes]);
 }

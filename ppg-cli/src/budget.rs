@@ -2,12 +2,71 @@
 //! allocates and gives them back when its query is done, so that threads wait rather than
 //! exceed the budget together.
 
+use std::path::Path;
 use std::sync::{Condvar, Mutex};
 
-/// The default budget: a quarter of physical memory (the machine is usually shared), or
-/// 2 GiB where physical memory cannot be read.
-pub fn default_bytes() -> u64 {
-    physical_bytes().map_or(2 << 30, |b| b / 4)
+/// The memory this process can have: the smaller of physical memory and its cgroup's
+/// limit, with the figures it comes from in words.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Limit {
+    /// Bytes, `None` when neither figure could be read.
+    pub bytes: Option<u64>,
+    /// Where the figure comes from: "23.4 GiB of physical memory, cgroup limit 8.0 GiB".
+    pub words: String,
+}
+
+impl Limit {
+    /// This machine's: `/proc/meminfo` and the cgroup limits over this process (cgroup v2's
+    /// `memory.max`, v1's `memory.limit_in_bytes`, of its cgroup and every one above it).
+    pub fn here() -> Self {
+        let cgroups = std::fs::read_to_string("/proc/self/cgroup").unwrap_or_default();
+        Self::from(
+            physical_bytes(),
+            cgroup_bytes(Path::new("/sys/fs/cgroup"), &cgroups),
+        )
+    }
+
+    fn from(physical: Option<u64>, cgroup: Option<u64>) -> Self {
+        let show = |b: Option<u64>| b.map_or("unknown".to_owned(), gib);
+        Limit {
+            bytes: match (physical, cgroup) {
+                (Some(p), Some(c)) => Some(p.min(c)),
+                (p, c) => p.or(c),
+            },
+            words: format!(
+                "{} of physical memory, cgroup limit {}",
+                show(physical),
+                cgroup.map_or("none".to_owned(), gib)
+            ),
+        }
+    }
+
+    /// The default budget: a quarter of the limit (the machine is usually shared), or
+    /// 2 GiB where no limit can be read.
+    pub fn default_budget(&self) -> u64 {
+        self.bytes.map_or(2 << 30, |b| b / 4)
+    }
+
+    /// Refuses a budget above the limit: engines would fail to allocate, or the kernel
+    /// would kill the process, long after the work started.
+    ///
+    /// # Errors
+    /// The message names both figures.
+    pub fn check(&self, memory: u64) -> Result<(), String> {
+        match self.bytes {
+            Some(limit) if memory > limit => Err(format!(
+                "--memory {} is more than this process can have ({}): give at most {}",
+                gib(memory),
+                self.words,
+                gib(limit)
+            )),
+            _ => Ok(()),
+        }
+    }
+}
+
+fn gib(bytes: u64) -> String {
+    format!("{:.1} GiB", bytes as f64 / f64::from(1u32 << 30))
 }
 
 /// Physical memory, from `/proc/meminfo` (Linux); `None` elsewhere.
@@ -16,6 +75,45 @@ fn physical_bytes() -> Option<u64> {
     let line = text.lines().find(|l| l.starts_with("MemTotal:"))?;
     let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
     Some(kib * 1024)
+}
+
+/// The smallest memory limit of the cgroups over a process whose `/proc/self/cgroup` is
+/// `cgroups`, under the hierarchy mounted at `root`: cgroup v2 (`0::/path`, `memory.max`,
+/// "max" for none) or v1 (the `memory` controller's `memory/path`,
+/// `memory.limit_in_bytes`, a figure near 2^63 for none). Each folder from the process's
+/// cgroup up to `root` counts: a parent's limit binds its children.
+fn cgroup_bytes(root: &Path, cgroups: &str) -> Option<u64> {
+    let mut smallest: Option<u64> = None;
+    for line in cgroups.lines() {
+        let mut parts = line.splitn(3, ':');
+        let (Some(id), Some(controllers), Some(path)) = (parts.next(), parts.next(), parts.next())
+        else {
+            continue;
+        };
+        // v2 alone is mounted at the root; beside v1 ("hybrid"), at `unified`.
+        let (bases, file) = if id == "0" && controllers.is_empty() {
+            (vec![root.to_path_buf(), root.join("unified")], "memory.max")
+        } else if controllers.split(',').any(|c| c == "memory") {
+            (vec![root.join("memory")], "memory.limit_in_bytes")
+        } else {
+            continue;
+        };
+        for base in bases {
+            let mut dir = base.join(path.trim_start_matches('/'));
+            loop {
+                let value = std::fs::read_to_string(dir.join(file)).ok();
+                if let Some(bytes) = value.and_then(|v| v.trim().parse::<u64>().ok()) {
+                    if bytes < 1 << 62 {
+                        smallest = Some(smallest.map_or(bytes, |s| s.min(bytes)));
+                    }
+                }
+                if dir == base || !dir.pop() {
+                    break;
+                }
+            }
+        }
+    }
+    smallest
 }
 
 /// Parses a size for `--memory`: a number of bytes with an optional binary suffix
@@ -137,6 +235,43 @@ mod tests {
             }
         });
         assert_eq!(*peak.lock().unwrap(), 6, "two takes of 6 never fit in 10");
+    }
+
+    #[test]
+    fn cgroup_limits_of_v2_and_v1_and_their_parents() {
+        let root = tempfile::tempdir().unwrap();
+        let write = |path: &str, text: &str| {
+            let p = root.path().join(path);
+            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+            std::fs::write(p, text).unwrap();
+        };
+        // v2: the process's cgroup has none, its parent 8 GiB, the one above 4 GiB.
+        write("a/b/c/memory.max", "max\n");
+        write("a/b/memory.max", "8589934592\n");
+        write("a/memory.max", "4294967296\n");
+        assert_eq!(cgroup_bytes(root.path(), "0::/a/b/c\n"), Some(4 << 30));
+        assert_eq!(cgroup_bytes(root.path(), "0::/x\n"), None);
+        // v1: "unlimited" is a figure near 2^63; a real limit below it counts.
+        write("memory/d/memory.limit_in_bytes", "9223372036854771712\n");
+        write("memory/d/e/memory.limit_in_bytes", "1073741824\n");
+        let v1 = "12:cpu,cpuacct:/d/e\n4:memory:/d/e\n";
+        assert_eq!(cgroup_bytes(root.path(), v1), Some(1 << 30));
+        assert_eq!(cgroup_bytes(root.path(), "4:memory:/d\n"), None);
+    }
+
+    #[test]
+    fn the_limit_is_the_smaller_figure_and_the_default_a_quarter_of_it() {
+        let limit = Limit::from(Some(24 << 30), Some(8 << 30));
+        assert_eq!(limit.default_budget(), 2 << 30);
+        assert!(limit.check(8 << 30).is_ok());
+        let e = limit.check(1 << 40).unwrap_err();
+        assert!(e.contains("--memory 1024.0 GiB"), "{e}");
+        assert!(
+            e.contains("24.0 GiB of physical memory, cgroup limit 8.0 GiB"),
+            "{e}"
+        );
+        assert_eq!(Limit::from(None, None).default_budget(), 2 << 30);
+        assert!(Limit::from(None, None).check(u64::MAX).is_ok());
     }
 
     #[test]

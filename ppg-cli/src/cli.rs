@@ -123,16 +123,22 @@ INPUT FORMAT
 INPUT AND OUTPUT
   The input is read and written query by query: memory stays flat whatever the number
   of queries. `-` is stdin (input) or stdout (-o -); a name ending in .gz is read or
-  written gzip-compressed. An output file appears whole or not at all (written beside
-  its name and renamed; no temporary file survives a failure), and is never the input
-  (refused, exit 2). A summary line ends the run on stderr: queries, items, skipped,
+  written gzip-compressed. -o FILE is replaced whole or not at all (written beside its
+  name under .ppg-output.XXXXXXXXXXXX.tmp and renamed), keeps its mode, and is refused
+  when read-only unless --force; a symlink is followed; a device, FIFO or socket is
+  written to directly; a folder is refused. The output is never the input, compared by
+  device and inode, stdin and stdout included (exit 2). SIGINT, SIGTERM and SIGHUP
+  remove the temporary files and exit 128 + the signal; a run also removes what a
+  killed run left. A summary line ends the run on stderr: queries, items, skipped,
   seconds.
 
 MEMORY
   --memory is the budget of the whole process: each query's engine takes its bytes
   from it while the query runs, threads wait when it is spent, and a query whose
-  engine alone exceeds it is refused with the figure (default: a quarter of physical
-  memory).
+  engine alone exceeds it is refused with the figure. Default: a quarter of physical
+  memory or of the cgroup's limit, whichever is smaller; more than either is refused
+  (exit 1). TMPDIR holds the check of split queries (.ppg-rerank.XXXXXXXXXXXX/): it
+  is tried at the start, and a missing, read-only or full one is an error (exit 1).
 
 OUTPUT FORMAT
   Tab-separated with header `qid session rank item`: for every query (in input order),
@@ -162,7 +168,8 @@ RECIPE
 
 EXIT STATUS
   0 success, 2 bad input or usage (the message names file and line; no output file is
-  left behind), 1 other failures.";
+  left behind), 1 other failures (environment, memory, writing), 128 + N stopped by
+  signal N.";
 
 #[derive(Debug, Args)]
 #[command(after_long_help = RERANK_HELP)]
@@ -170,10 +177,13 @@ pub struct RerankArgs {
     /// Ranked lists, tab-separated (see --help for the format); `-` is stdin, `.gz` is
     /// decompressed.
     pub input: PathBuf,
-    /// Write the re-ranked lists here instead of stdout (atomically: whole or not at all;
-    /// `.gz` is compressed).
+    /// Write the re-ranked lists here instead of stdout (a file atomically: whole or not at
+    /// all, its mode kept; a device or FIFO directly; `.gz` is compressed).
     #[arg(short, long)]
     pub output: Option<PathBuf>,
+    /// Replace a read-only output file (its mode is kept).
+    #[arg(long)]
+    pub force: bool,
     /// What to minimise.
     #[arg(long, value_enum, default_value_t = MetricArg::Eel)]
     pub metric: MetricArg,
@@ -244,7 +254,7 @@ pub struct RerankArgs {
     #[arg(long, default_value_t = 0)]
     pub threads: usize,
     /// Memory budget of the process (e.g. 512M, 4G) [default: a quarter of physical
-    /// memory].
+    /// memory or of the cgroup's limit, whichever is smaller; more is refused].
     #[arg(long, value_parser = crate::budget::parse_size)]
     pub memory: Option<u64>,
     /// Progress on stderr.

@@ -131,7 +131,9 @@ impl Finished {
                 }
             }
         };
-        for part in all.done().map_err(io::Error::other)? {
+        let merge = all.done().map_err(io::Error::other)?;
+        crate::pause::at("merging");
+        for part in merge {
             let part = part.map_err(io::Error::other)?;
             if group.last().is_some_and(|p| p.hash != part.hash) {
                 consider(&group, &mut earliest);

@@ -11,6 +11,7 @@
 //! - [`finished`]: the queries that reader has finished, kept to find a split query in
 //!   memory that does not grow with the input;
 //! - [`rerank_query`]: one query of `ppg rerank`, shared with the Python package;
+//! - [`pause`]: a test hook that holds a run at a named moment;
 //! - [`foe`]: Fairness of Exposure (Singh & Joachims, KDD 2018) in its hard and soft
 //!   variants, the DTR baseline of the paper's Tables 1 and 2;
 //! - [`bound`]: the exact optimum of DTR and EEL over S deterministic rankings, the floor
@@ -23,6 +24,7 @@ pub mod cost;
 pub mod finished;
 pub mod foe;
 pub mod optimise;
+pub mod pause;
 pub mod rerank_input;
 pub mod rerank_query;
 pub mod seed;

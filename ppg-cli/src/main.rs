@@ -11,6 +11,11 @@
 //! - `cli`: the arguments (clap derive), and `main` dispatches on them: `ppg rerank`
 //!   to `rerank`, `ppg reproduce` to `single` (one data set) or, with `--all`, to
 //!   `report` (both TREC sets). Dispatch happens here and nowhere else.
+//! - Where things go: `destination` decides before anything is read where `-o` writes (a
+//!   file replaced whole, a device written directly, never the input); `scratch` makes the
+//!   temporary files and folders under names a later run recognises, locked while they
+//!   live, and removes the ones killed runs left; `interrupt` removes them on SIGINT,
+//!   SIGTERM and SIGHUP.
 //! - Input: `streams` opens files, `-` and `.gz` (in and out); the library's
 //!   `rerank_input` reads `ppg rerank`'s input query by query; `tsv` reads the protocol's
 //!   tab-separated files with a header and `data` builds its evaluation data; `builtin`
@@ -39,8 +44,10 @@ mod budget;
 mod builtin;
 mod cli;
 mod data;
+mod destination;
 mod error;
 mod floor;
+mod interrupt;
 mod methods;
 mod output;
 mod plot;
@@ -49,6 +56,7 @@ mod published;
 mod report;
 mod reproduce;
 mod rerank;
+mod scratch;
 mod single;
 mod streams;
 mod table;

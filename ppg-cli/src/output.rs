@@ -1,43 +1,55 @@
 //! Output files that appear whole or not at all.
 
-use std::fs::File;
+use std::fs::{File, Permissions};
 use std::io::{BufWriter, Write};
+use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 
 use crate::error::{CliError, Result};
+use crate::scratch::TempFile;
 
-/// A file written under a temporary name in the destination's directory and renamed onto
-/// the destination by [`AtomicFile::commit`]. Until the rename succeeds the temporary file
-/// is removed when this is dropped, whatever step failed: a failed run leaves neither a
-/// partial output nor a temporary file behind.
+/// A file written under a temporary name in the destination's folder ([`TempFile`]) and
+/// renamed onto the destination by [`AtomicFile::commit`]. Until the rename succeeds the
+/// temporary file is removed when this is dropped, whatever step failed, and when a signal
+/// stops the process: a failed run leaves neither a partial output nor a temporary file.
+/// A file it replaces keeps its mode, and its owner where the process may give it.
 pub struct AtomicFile {
-    temp: PathBuf,
+    temp: TempFile,
     dest: PathBuf,
-    committed: bool,
 }
 
 impl AtomicFile {
-    /// Creates the temporary file next to `dest`, and the file to write it through.
+    /// Creates the temporary file next to `dest` (a regular file or a name that does not
+    /// exist yet), and the file to write it through.
     pub fn create(dest: &Path) -> Result<(Self, File)> {
         let dir = match dest.parent() {
             Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
             _ => PathBuf::from("."),
         };
-        let name = dest
-            .file_name()
-            .ok_or_else(|| CliError::Usage(format!("{}: not a file name", dest.display())))?;
-        let temp = dir.join(format!(
-            ".{}.{}.tmp",
-            name.to_string_lossy(),
-            std::process::id()
-        ));
-        let file = File::create(&temp)
-            .map_err(|e| CliError::Usage(format!("cannot create {}: {e}", temp.display())))?;
+        let existing = std::fs::metadata(dest).ok().filter(|m| m.is_file());
+        let cannot = |e: std::io::Error| {
+            CliError::Usage(format!(
+                "cannot write {}: cannot create a file in its folder {}: {e}",
+                dest.display(),
+                dir.display()
+            ))
+        };
+        let mode = existing
+            .as_ref()
+            .map_or(0o666, |m| m.permissions().mode() & 0o7777);
+        let temp = TempFile::new(&dir, Permissions::from_mode(mode)).map_err(cannot)?;
+        let file = temp.file.as_file();
+        if let Some(m) = &existing {
+            // The umask took bits off at creation: the replaced file's mode, exactly.
+            file.set_permissions(m.permissions()).map_err(cannot)?;
+            // Only root may give a file away; others keep the file theirs.
+            let _ = std::os::unix::fs::fchown(file, Some(m.uid()), Some(m.gid()));
+        }
+        let file = file.try_clone().map_err(cannot)?;
         Ok((
             AtomicFile {
                 temp,
                 dest: dest.to_path_buf(),
-                committed: false,
             },
             file,
         ))
@@ -51,26 +63,18 @@ impl AtomicFile {
     /// [`AtomicFile::commit`] with `sync` as the step that makes the file durable (a
     /// parameter so that its failure can be tested).
     pub fn commit_with(
-        mut self,
+        self,
         file: File,
         sync: impl FnOnce(&File) -> std::io::Result<()>,
     ) -> Result<()> {
         let fail = |e: std::io::Error, what: &str, p: &Path| {
             CliError::Failed(format!("cannot {what} {}: {e}", p.display()))
         };
-        sync(&file).map_err(|e| fail(e, "write", &self.temp))?;
+        sync(&file).map_err(|e| fail(e, "write", &self.dest))?;
         drop(file);
-        std::fs::rename(&self.temp, &self.dest).map_err(|e| fail(e, "rename onto", &self.dest))?;
-        self.committed = true;
-        Ok(())
-    }
-}
-
-impl Drop for AtomicFile {
-    fn drop(&mut self) {
-        if !self.committed {
-            let _ = std::fs::remove_file(&self.temp);
-        }
+        self.temp
+            .persist(&self.dest)
+            .map_err(|e| fail(e, "rename onto", &self.dest))
     }
 }
 
@@ -94,7 +98,7 @@ mod tests {
         std::fs::read_dir(dir)
             .unwrap()
             .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-            .filter(|n| n.ends_with(".tmp"))
+            .filter(|n| n.starts_with(".ppg-output."))
             .collect()
     }
 

@@ -16,12 +16,16 @@ use crate::budget::{self, Budget};
 use crate::cli::{
     FairnessArg, GradientArg, MetricArg, RankStartArg, RerankArgs, SamplerArg, UtilityArg,
 };
+use crate::destination;
 use crate::error::{CliError, Result};
+use crate::interrupt;
 use crate::progress;
+use crate::scratch::SortFolder;
 use crate::streams::{self, Output};
 use crate::threads;
 use ppg_cli::cost::{CostSpec, Metric, Tables};
 use ppg_cli::optimise::{PpgRecipe, INITIAL_WEIGHT};
+use ppg_cli::pause;
 use ppg_cli::rerank_input::{InputError, Query, Reader};
 use ppg_cli::rerank_query::{self, Reranked};
 
@@ -59,9 +63,18 @@ pub fn run(args: &RerankArgs) -> Result<()> {
             "EEL takes at most 16 groups",
         ),
     };
-    if let Some(out) = &args.output {
-        streams::refuse_same_file(&args.input, out)?;
-    }
+    // Where the output goes, and what the environment allows, before anything is read.
+    interrupt::install()?;
+    let destination = destination::resolve(&args.input, args.output.as_deref(), args.force)?;
+    let limit = budget::Limit::here();
+    let memory = match args.memory {
+        Some(m) => {
+            limit.check(m).map_err(CliError::Failed)?;
+            m
+        }
+        None => limit.default_budget(),
+    };
+    let _sort_folder = SortFolder::new()?;
     let path = if streams::is_std(&args.input) {
         "stdin".to_owned()
     } else {
@@ -82,7 +95,6 @@ pub fn run(args: &RerankArgs) -> Result<()> {
         Some(UtilityArg::Score) => false,
         None => reader.has_label(),
     };
-    let memory = args.memory.unwrap_or_else(budget::default_bytes);
     let checks = Checks {
         path: &path,
         spec: &spec,
@@ -101,7 +113,7 @@ pub fn run(args: &RerankArgs) -> Result<()> {
     let threads = threads::count(args.threads);
     let pool = threads::pool(threads)?;
     let budget = Budget::new(memory);
-    let mut out = Output::create(args.output.as_deref())?;
+    let mut out = Output::create(&destination, args.output.as_deref())?;
     writeln!(out.writer(), "qid\tsession\trank\titem").map_err(|e| out.failed(e))?;
     let bar = progress::new(args.progress, "rerank", None, "queries");
     let (mut queries, mut items, mut skipped) = (0usize, 0usize, 0usize);
@@ -164,6 +176,7 @@ fn read_batches<R: std::io::Read>(
             .and_then(|q| q.map(|q| task(checks, index, q)).transpose());
         match next {
             Ok(Some(t)) => {
+                pause::at("reading");
                 index += 1;
                 batch.push(t);
                 if batch.len() == window && tx.send(Ok(std::mem::take(&mut batch))).is_err() {
@@ -262,8 +275,20 @@ fn rerank_one(
     }
     let failed = |what: &str, e: ppg_core::Error| CliError::Failed(format!("{what}: {e}"));
     let _permit = budget.take(task.engine_bytes);
+    pause::at("optimising");
     let dims = Dims::new(q.len(), args.sessions, recipe.train.batch);
-    let mut mem = vec![0u8; Ppg::bytes(dims)];
+    // A failed allocation is an error of this run, not an abort that leaves files behind.
+    let bytes = Ppg::bytes(dims);
+    let mut mem = Vec::new();
+    mem.try_reserve_exact(bytes).map_err(|e| {
+        CliError::Failed(format!(
+            "query \"{}\": cannot allocate its engine's {} MiB: {e} (lower --memory or \
+             --threads, or free memory)",
+            q.qid,
+            bytes.div_ceil(1 << 20)
+        ))
+    })?;
+    mem.resize(bytes, 0);
     let mut engine = Ppg::new(&mut mem, dims, args.seed).map_err(|e| failed("engine", e))?;
     rerank_query::rerank(
         &mut engine,

@@ -2,7 +2,7 @@
 //! rows of a query contiguous, so that a query is complete when the next one starts and the
 //! reader never holds more than one query.
 //!
-//! The rules (also in `ppg rerank --help` and the README's "Errors"):
+//! The rules (also in `ppg rerank --help` and docs/cli.md's "Errors and exit status"):
 //! - columns `qid item score group [label]` found by header name, in any order, other
 //!   columns ignored; a UTF-8 byte-order mark before the header is accepted;
 //! - fields are trimmed; blank lines are skipped;
@@ -227,6 +227,19 @@ impl<R: Read> Reader<R> {
         push(&mut query, first);
         loop {
             match self.row(Some(&query.qid))? {
+                // Refused at the row past the limit: the rest of a long query is never held.
+                Next::Same(row) if query.len() == ppg_core::MAX_ITEMS => {
+                    return Err(InputError::at(
+                        row.line,
+                        format!(
+                            "query \"{}\" (from line {}) has more than the {} items the \
+                             engine takes",
+                            query.qid,
+                            query.lines[0],
+                            ppg_core::MAX_ITEMS
+                        ),
+                    ));
+                }
                 Next::Same(row) => push(&mut query, row),
                 Next::Starts(qid, row) => {
                     self.pending = Some((qid, row));
@@ -241,17 +254,6 @@ impl<R: Read> Reader<R> {
 
     /// Checks a complete query and records its line range.
     fn finish(&mut self, query: &Query) -> Result<(), InputError> {
-        if query.len() > ppg_core::MAX_ITEMS {
-            return Err(InputError::at(
-                query.lines[0],
-                format!(
-                    "query \"{}\" has {} items, more than the {} the engine takes",
-                    query.qid,
-                    query.len(),
-                    ppg_core::MAX_ITEMS
-                ),
-            ));
-        }
         let mut seen: HashMap<&str, usize> = HashMap::with_capacity(query.len());
         for (item, &line) in query.items.iter().zip(&query.lines) {
             if let Some(first) = seen.insert(item, line) {

@@ -1,7 +1,7 @@
-//! Where `ppg rerank` reads and writes: a file or `-` (stdin, stdout), gzip when the name
-//! ends in `.gz`, an output file written atomically and never the input itself.
+//! What `ppg rerank` reads and writes: a file or `-` (stdin, stdout), gzip when the name
+//! ends in `.gz`; the output where [`destination`](crate::destination) decided.
 
-use std::fs::File;
+use std::fs::{File, OpenOptions};
 use std::io::{BufWriter, Read, Stdout, Write};
 use std::path::Path;
 
@@ -9,6 +9,7 @@ use flate2::read::MultiGzDecoder;
 use flate2::write::GzEncoder;
 use flate2::Compression;
 
+use crate::destination::Destination;
 use crate::error::{CliError, Result};
 use crate::output::AtomicFile;
 
@@ -38,42 +39,12 @@ pub fn open_input(path: &Path) -> Result<Box<dyn Read + Send>> {
     })
 }
 
-/// Refuses an output that is the input: the same canonical path, or the same device and
-/// inode (a hard link).
-pub fn refuse_same_file(input: &Path, output: &Path) -> Result<()> {
-    if is_std(input) || is_std(output) {
-        return Ok(());
-    }
-    let same_path = match (input.canonicalize(), output.canonicalize()) {
-        (Ok(a), Ok(b)) => a == b,
-        _ => false,
-    };
-    if same_path || same_inode(input, output) {
-        return Err(CliError::Usage(format!(
-            "the output {} is the input: write elsewhere (the input would be lost)",
-            output.display()
-        )));
-    }
-    Ok(())
-}
-
-#[cfg(unix)]
-fn same_inode(a: &Path, b: &Path) -> bool {
-    use std::os::unix::fs::MetadataExt;
-    match (std::fs::metadata(a), std::fs::metadata(b)) {
-        (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
-        _ => false,
-    }
-}
-
-#[cfg(not(unix))]
-fn same_inode(_: &Path, _: &Path) -> bool {
-    false
-}
-
 /// The bytes under the optional gzip layer.
 enum Sink {
     Stdout(BufWriter<Stdout>),
+    /// A device, FIFO or socket.
+    Direct(BufWriter<File>),
+    /// A regular file, renamed onto its name at the end.
     File(BufWriter<File>, AtomicFile),
 }
 
@@ -81,14 +52,14 @@ impl Write for Sink {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
         match self {
             Sink::Stdout(w) => w.write(buf),
-            Sink::File(w, _) => w.write(buf),
+            Sink::Direct(w) | Sink::File(w, _) => w.write(buf),
         }
     }
 
     fn flush(&mut self) -> std::io::Result<()> {
         match self {
             Sink::Stdout(w) => w.flush(),
-            Sink::File(w, _) => w.flush(),
+            Sink::Direct(w) | Sink::File(w, _) => w.flush(),
         }
     }
 }
@@ -105,22 +76,32 @@ enum Layer {
 }
 
 impl Output {
-    /// Stdout when `path` is `None` or `-`, else a temporary file beside `path`.
-    pub fn create(path: Option<&Path>) -> Result<Self> {
-        let (sink, name) = match path {
-            Some(p) if !is_std(p) => {
+    /// The output at `destination`, gzip-compressed when the name the user gave (`named`)
+    /// ends in `.gz`.
+    ///
+    /// # Errors
+    /// The temporary file or the device cannot be opened.
+    pub fn create(destination: &Destination, named: Option<&Path>) -> Result<Self> {
+        let buffered = |f| BufWriter::with_capacity(1 << 16, f);
+        let (sink, name) = match destination {
+            Destination::Replace(p) => {
                 let (atomic, file) = AtomicFile::create(p)?;
-                (
-                    Sink::File(BufWriter::with_capacity(1 << 16, file), atomic),
-                    p.display().to_string(),
-                )
+                (Sink::File(buffered(file), atomic), p.display().to_string())
             }
-            _ => (
+            Destination::Direct(p) => {
+                // A FIFO waits here for its reader, as a shell's redirection does.
+                let file = OpenOptions::new()
+                    .write(true)
+                    .open(p)
+                    .map_err(|e| CliError::Failed(format!("cannot write {}: {e}", p.display())))?;
+                (Sink::Direct(buffered(file)), p.display().to_string())
+            }
+            Destination::Stdout => (
                 Sink::Stdout(BufWriter::with_capacity(1 << 16, std::io::stdout())),
                 "stdout".to_owned(),
             ),
         };
-        let writer = match path {
+        let writer = match named {
             Some(p) if gz(p) => Layer::Gz(GzEncoder::new(sink, Compression::default())),
             _ => Layer::Plain(sink),
         };
@@ -150,6 +131,7 @@ impl Output {
         };
         match sink {
             Sink::Stdout(mut w) => w.flush().map_err(fail),
+            Sink::Direct(mut w) => w.flush().map_err(fail),
             Sink::File(w, atomic) => {
                 let file = w.into_inner().map_err(|e| fail(e.into_error()))?;
                 atomic.commit(file)

@@ -467,25 +467,6 @@ fn output_that_is_the_input_is_refused() {
     }
 }
 
-#[test]
-fn failed_rename_leaves_no_temp_file() {
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::write(dir.path().join("in.tsv"), generated(2, 3)).unwrap();
-    std::fs::create_dir(dir.path().join("outdir")).unwrap();
-    ppg()
-        .current_dir(dir.path())
-        .args(["rerank", "in.tsv", "-o", "outdir"])
-        .assert()
-        .code(1)
-        .stderr(predicate::str::contains("cannot rename onto outdir"));
-    let mut left: Vec<String> = std::fs::read_dir(dir.path())
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    left.sort();
-    assert_eq!(left, ["in.tsv", "outdir"]);
-}
-
 // ---- Memory budget ----
 
 #[test]

@@ -2,7 +2,8 @@
 # (io.github.ppg-search:ppg:V, depending on JNA 5.13.0, the version of Debian's
 # libjna-java in /usr/share/maven-repo).
 #
-# The jar holds the API classes of c-examples/java/ppg (not the tests, *Test.java),
+# The jar holds the API classes of c-examples/java/ppg (not the tests, *Test.java, nor
+# the README's example, Example.java),
 # compiled for Java 16 (--release 16: the API's records need it), and the C part's
 # libppg.so at JNA's resource path linux-x86-64/libppg.so, so a program needs no
 # jna.library.path on x86_64 Linux. The library comes from the C tarball in dist/ (the
@@ -25,7 +26,7 @@ mv "$stage/ppg-$PPG_VERSION/lib/libppg.so.$PPG_VERSION" "$stage/classes/linux-x8
 
 sources=()
 for file in c-examples/java/ppg/*.java; do
-    [[ $file == *Test.java ]] || sources+=("$file")
+    [[ $file == *Test.java || $file == */Example.java ]] || sources+=("$file")
 done
 javac --release 16 -Xlint:all -Werror -cp "$jna" -d "$stage/classes" "${sources[@]}"
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The Python package (ppg-py): installs the release wheel (scripts/dist's, the one users
 # get) into the test venv, then runs pytest (API, errors, equality with `ppg rerank`,
-# doctests, README example, the Spark job, whose workers run the same venv).
+# doctests, the README's Python and Spark examples, the Spark job, whose workers run the
+# same venv).
 # needs-pip: numpy pandas~=2.3 pyarrow pyspark pytest
 # needs-apt: default-jdk-headless
 # skip-var: PPG_SKIP_PYTHON
