@@ -35,8 +35,10 @@ fn main() {
         let mut table = vec![0.0; n];
         let mut best = vec![0u16; n * sessions];
         let seed = query_seed(seed, index as u64);
-        rerank(&mut mem, &mut table, seed, &utility, &group, sessions, &mut best)
-            .unwrap_or_else(|e| panic!("query {}: {e}", q.qid));
+        rerank(
+            &mut mem, &mut table, seed, &utility, &group, sessions, &mut best,
+        )
+        .unwrap_or_else(|e| panic!("query {}: {e}", q.qid));
         for (s, ranking) in best.chunks(n).enumerate() {
             for (rank, &k) in ranking.iter().enumerate() {
                 let item = &q.item[order[usize::from(k)]];
@@ -79,7 +81,8 @@ fn queries(text: &str) -> Vec<Query> {
         let score: f64 = f[score].parse().expect("a numeric score");
         q.item.push(f[item].to_string());
         q.score.push(score);
-        q.utility.push(label.map_or(score, |l| f[l].parse().expect("a numeric label")));
+        q.utility
+            .push(label.map_or(score, |l| f[l].parse().expect("a numeric label")));
         q.group.push(u8::try_from(g).expect("at most 256 groups"));
     }
     out
