@@ -2,8 +2,9 @@
 # (io.github.ppg-search:ppg:V, depending on JNA 5.13.0, the version of Debian's
 # libjna-java in /usr/share/maven-repo).
 #
-# The jar holds the API classes of c-examples/java/ppg (not the tests, *Test.java, nor
-# the README's example, Example.java),
+# The jar holds the API classes of c-examples/java/ppg, Ppg.java and PpgLibrary.java (not
+# the tests nor the README's examples beside them; a new API file must be listed here, or
+# javac fails on the class it cannot find),
 # compiled for Java 16 (--release 16: the API's records need it), and the C part's
 # libppg.so at JNA's resource path linux-x86-64/libppg.so, so a program needs no
 # jna.library.path on x86_64 Linux. The library comes from the C tarball in dist/ (the
@@ -24,10 +25,7 @@ mkdir -p "$stage/classes/linux-x86-64" "$stage/classes/META-INF/maven/io.github.
 tar -xzf "$c_tarball" -C "$stage" "ppg-$PPG_VERSION/lib/libppg.so.$PPG_VERSION"
 mv "$stage/ppg-$PPG_VERSION/lib/libppg.so.$PPG_VERSION" "$stage/classes/linux-x86-64/libppg.so"
 
-sources=()
-for file in c-examples/java/ppg/*.java; do
-    [[ $file == *Test.java || $file == */Example.java ]] || sources+=("$file")
-done
+sources=(c-examples/java/ppg/Ppg.java c-examples/java/ppg/PpgLibrary.java)
 javac --release 16 -Xlint:all -Werror -cp "$jna" -d "$stage/classes" "${sources[@]}"
 
 pom=$stage/classes/META-INF/maven/io.github.ppg-search/ppg/pom.xml
