@@ -57,13 +57,7 @@ pub fn run(args: &RerankArgs) -> Result<()> {
     let started = Instant::now();
     let spec = cost_spec(args)?;
     let recipe = recipe(args)?;
-    let (max_groups, why) = match spec.metric {
-        Metric::Dtr => (2, "DTR compares two groups"),
-        Metric::Eel => (
-            ppg_core::objective::MAX_GROUPS,
-            "EEL takes at most 16 groups",
-        ),
-    };
+    let (max_groups, why) = spec.metric.max_groups();
     // Where the output goes, and what the environment allows, before anything is read.
     interrupt::install()?;
     let destination = destination::resolve(&args.input, args.output.as_deref(), args.force)?;
@@ -216,28 +210,15 @@ fn task(c: &Checks, index: usize, mut query: Query, groups: &[String]) -> Result
         (Some(l), true) => (l, "label"),
         _ => (query.score.clone(), "score"),
     };
-    for (&u, &line) in utility.iter().zip(&query.lines) {
-        if u < 0.0 {
-            return Err(CliError::input(
-                c.path,
-                line,
-                format!(
-                    "{name} {u} is negative: DTR and NDCG need utilities >= 0, and EEL \
-                     would grade every negative one as 0 (use --utility or shift the scores)"
-                ),
-            ));
-        }
-        // NDCG's gain is 2^u - 1: refuse what it cannot hold, as the engine would.
-        if c.spec.ndcg.is_some() && !(u.exp2() - 1.0).is_finite() {
-            return Err(CliError::input(
-                c.path,
-                line,
-                format!(
-                    "{name} {u} is too large for NDCG: its gain 2^{name} - 1 overflows \
-                     (at most 1023.99)"
-                ),
-            ));
-        }
+    if let Err((i, why)) = c.spec.check_utility(&utility) {
+        return Err(CliError::input(
+            c.path,
+            query.lines[i],
+            format!(
+                "{name} {} {why} (use --utility or shift the scores)",
+                utility[i]
+            ),
+        ));
     }
     if c.spec.metric == Metric::Dtr {
         dtr_sums(c, &query, &utility, name, groups)?;
@@ -312,11 +293,7 @@ fn rerank_one(
 ) -> Result<Reranked> {
     let q = &task.query;
     if q.len() == 1 {
-        return Ok(Reranked {
-            rankings: vec![0; args.sessions],
-            before: 0.0,
-            after: 0.0,
-        });
+        return Ok(rerank_query::passed_through(args.sessions));
     }
     let failed = |what: &str, e: ppg_core::Error| CliError::Failed(format!("{what}: {e}"));
     let _permit = budget.take(task.engine_bytes);
@@ -345,6 +322,7 @@ fn rerank_one(
         recipe,
         args.sessions,
         tables,
+        &|| false,
     )
     .map_err(|e| match e {
         ppg_core::Error::NotFinite { .. } => CliError::input(
