@@ -13,9 +13,10 @@
 //!   starting ranking; [`rerank_query`] is one query of `ppg rerank` and of
 //!   `ppg.rerank_frame`; [`seed`] derives the seeds of sub-tasks, independent of which
 //!   thread runs them.
-//! - Running many queries: [`threads`] builds the rayon pool; [`budget`] shares one
-//!   memory budget between the engines in flight; [`progress`] reports on a terminal or in
-//!   logs (indicatif).
+//! - Running many queries: [`pipeline`] reads them on a thread of its own, runs them in
+//!   batches of a bounded window on a pool and writes the results in input order;
+//!   [`threads`] builds the rayon pool; [`budget`] shares one memory budget between the
+//!   engines in flight; [`progress`] reports on a terminal or in logs (indicatif).
 //! - Files a run leaves: [`output`] writes a file whole or not at all; [`scratch`] makes
 //!   the temporary files and folders under names a later run recognises and removes the
 //!   ones killed runs left; [`interrupt`] removes them on SIGINT, SIGTERM and SIGHUP once
@@ -36,6 +37,7 @@ pub mod interrupt;
 pub mod optimise;
 pub mod output;
 pub mod pause;
+pub mod pipeline;
 pub mod progress;
 pub mod quote;
 pub mod rerank_input;
