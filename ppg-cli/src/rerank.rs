@@ -140,9 +140,9 @@ pub fn run(args: &RerankArgs) -> Result<()> {
             queries += 1;
             items += q.len();
             skipped += usize::from(q.len() == 1);
-            bar.inc(1);
             Ok(())
         },
+        |n| bar.inc(n as u64),
     )?;
     bar.finish_and_clear();
     out.finish()?;

@@ -15,7 +15,9 @@ use crate::error::Result;
 pub const WINDOW_PER_THREAD: usize = 64;
 
 /// Runs every task `read` returns through `work` on `pool`, `window` tasks at a time, and
-/// hands each task with its result to `write` in the order `read` returned them.
+/// hands each task with its result to `write` in the order `read` returned them;
+/// `batch_written` hears how many were written after each batch (for a progress display,
+/// which costs too much to update at every task of a stream of small ones).
 ///
 /// `read` runs on a thread of its own, one batch ahead of the pool; its first error ends
 /// the run once the tasks read before it are written. `work` runs on the pool, one task
@@ -31,6 +33,7 @@ pub fn in_order<T, R>(
     pool: &rayon::ThreadPool,
     work: impl Fn(&T) -> Result<R> + Sync,
     mut write: impl FnMut(&T, R) -> Result<()>,
+    mut batch_written: impl FnMut(usize),
 ) -> Result<()>
 where
     T: Send + Sync,
@@ -47,6 +50,7 @@ where
             for (task, result) in batch.iter().zip(results) {
                 write(task, result?)?;
             }
+            batch_written(batch.len());
         }
         Ok(())
     })
@@ -114,11 +118,18 @@ mod tests {
             next += 1;
             Ok((next <= n).then_some(next - 1))
         };
-        let mut written = Vec::new();
-        let outcome = in_order(read, window, &pool(threads), work, |&t, r| {
+        let (mut written, mut batches) = (Vec::new(), Vec::new());
+        let write = |&t: &usize, r| {
             written.push((t, r));
             Ok(())
+        };
+        let outcome = in_order(read, window, &pool(threads), work, write, |n| {
+            batches.push(n)
         });
+        // Every batch full but the last; none empty.
+        if let Some((last, full)) = batches.split_last() {
+            assert!(full.iter().all(|&n| n == window.max(1)) && (1..=window.max(1)).contains(last));
+        }
         (written, outcome.err().map(|e| e.to_string()))
     }
 
@@ -182,6 +193,7 @@ mod tests {
                     Ok(())
                 }
             },
+            |_| (),
         );
         assert_eq!(outcome.unwrap_err().to_string(), "disk full");
         assert_eq!(writes, 7);
