@@ -1,5 +1,5 @@
 //! The keyword arguments every re-ranking call shares, checked as `ppg rerank` checks its
-//! flags, into the command line's own `CostSpec` and `PpgRecipe`.
+//! flags, into the `CostSpec` and `PpgRecipe` the command line builds (`ppg_host`).
 
 use ppg_core::objective::{RankStart, MAX_LEVELS};
 use ppg_core::{Gradient, SamplerMode, TrainConfig};

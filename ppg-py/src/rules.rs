@@ -1,7 +1,8 @@
 //! The command line's input rules, called from the Python layer so that both front ends
-//! refuse the same input: the rule itself lives in `ppg-cli` (ids: `rerank_input`,
-//! utilities and group counts: `cost`, the starting ranking: `optimise`), and this module only reports its verdict in
-//! Python's terms (an index the Python layer turns into a position or an index label).
+//! refuse the same input: the rule itself lives in `ppg-host`, the library both share (ids:
+//! `rerank_input`, utilities and group counts: `cost`, the starting ranking: `optimise`),
+//! and this module only reports its verdict in Python's terms (an index the Python layer
+//! turns into a position or an index label).
 
 use numpy::{PyArray1, PyReadonlyArray1};
 use ppg_host::cost::CostSpec;
