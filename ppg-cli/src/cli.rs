@@ -227,7 +227,7 @@ pub struct RerankArgs {
     /// Exposure vector of the fairness metrics.
     #[arg(long, value_enum, default_value_t = RankStartArg::One)]
     pub rank_start: RankStartArg,
-    /// Worker threads (0: one per core).
+    /// Worker threads (0: one per core; more than the cores are capped to them).
     #[arg(long, default_value_t = 0)]
     pub threads: usize,
     /// Memory budget of the process (e.g. 512M, 4G) [default: a quarter of physical

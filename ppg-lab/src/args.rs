@@ -106,7 +106,7 @@ pub struct ReproduceArgs {
     /// LTR grades, 0.01 with true labels].
     #[arg(long)]
     pub pl_lr: Option<f32>,
-    /// Worker threads (0: one per core).
+    /// Worker threads (0: one per core; more than the cores are capped to them).
     #[arg(long, default_value_t = 0)]
     pub threads: usize,
     /// Run the full reproduction and write results.md and figures.
