@@ -1,14 +1,15 @@
 //! The rows of the reproduction tables: each method's name, recipe, and how it turns one
 //! query into `S` rankings.
 
-use ppg_cli::bound::{self as optimum, Shape};
 use ppg_cli::foe::{self, FoeVariant};
-use ppg_core::{Gradient, PlConfig, PlackettLuce, Ppg, Rng, SamplerMode, TrainConfig};
+use ppg_cli::rerank_query;
+use ppg_core::objective::bound::{self as optimum, Counts, Shape};
+use ppg_core::{Gradient, PlConfig, PlackettLuce, Ppg, Recipe, Rng, SamplerMode, TrainConfig};
 
 use crate::cli::DataUtility;
 use crate::data::Query;
 use ppg_cli::cost::{evaluate, Cost, CostSpec, Eval, Metric, Tables};
-use ppg_cli::optimise::{self, ranking_by, PpgRecipe};
+use ppg_cli::optimise::{self, ranking_by};
 
 /// The paper's rows, in the order of its tables.
 pub const PAPER_METHODS: [&str; 8] = [
@@ -32,16 +33,20 @@ pub const OUR_VARIANTS: [&str; 6] = [
     "ppg-intra-grow",
 ];
 
-/// The exact optimum of each metric over S deterministic rankings (`ppg_cli::bound`).
+/// The exact optimum of each metric over S deterministic rankings
+/// (`ppg_core::objective::bound`).
 pub const BOUND: &str = "bound";
 
-/// The methods `reproduce` runs when none are named: the paper's rows, our variants, and
-/// the bound under them all.
+/// The exact optimum's rankings of the optimisation's cost (`ppg rerank --method exact`).
+pub const EXACT: &str = "exact";
+
+/// The methods `reproduce` runs when none are named: the paper's rows, our variants, the
+/// exact rankings, and the bound under them all.
 pub fn default_methods() -> impl Iterator<Item = &'static str> {
     PAPER_METHODS
         .into_iter()
         .chain(OUR_VARIANTS)
-        .chain(std::iter::once(BOUND))
+        .chain([EXACT, BOUND])
 }
 
 /// EEL grade levels when optimising (the protocol's 5).
@@ -70,8 +75,11 @@ pub enum Kind {
     Ltr,
     Ideal,
     Foe(FoeVariant),
-    /// Not a ranker: the least value any S rankings can have (`ppg_cli::bound`).
+    /// Not a ranker: the least value any S rankings can have
+    /// (`ppg_core::objective::bound`).
     Bound,
+    /// The rankings of the optimisation cost's exact optimum (`--method exact`).
+    Exact,
 }
 
 /// A row: the name the user gave and what it runs.
@@ -97,6 +105,7 @@ impl Method {
             "ltr" => Kind::Ltr,
             "ideal" => Kind::Ideal,
             BOUND => Kind::Bound,
+            EXACT => Kind::Exact,
             "foe-soft" => Kind::Foe(FoeVariant::Soft),
             "foe-hard" => Kind::Foe(FoeVariant::Hard),
             _ => {
@@ -156,7 +165,10 @@ impl Method {
 
     /// Whether the row involves no randomness (one run is all runs).
     pub fn deterministic(&self) -> bool {
-        matches!(self.kind, Kind::Ltr | Kind::Ideal | Kind::Bound)
+        matches!(
+            self.kind,
+            Kind::Ltr | Kind::Ideal | Kind::Bound | Kind::Exact
+        )
     }
 
     pub fn needs_ppg(&self) -> bool {
@@ -170,7 +182,7 @@ impl Method {
 
 fn unknown(name: &str) -> String {
     format!(
-        "unknown method \"{name}\": expected pl, pl-lr<rate>, rand, ltr, ideal, foe-soft, foe-hard, bound or \
+        "unknown method \"{name}\": expected pl, pl-lr<rate>, rand, ltr, ideal, foe-soft, foe-hard, exact, bound or \
          ppg[-intra][-exact][-corrected][-baseline][-scored][-grow][-held]"
     )
 }
@@ -213,6 +225,15 @@ pub fn run(
         Kind::Ltr => Ok(ranking_by(&q.ltr).repeat(s)),
         Kind::Ideal => Ok(ranking_by(&q.label).repeat(s)),
         Kind::Bound => bound(setup.metric, q, s, setup.tables).map(|b| b.1),
+        Kind::Exact => rerank_query::exact(
+            utility,
+            utility,
+            &q.group,
+            &spec(setup.metric),
+            s,
+            setup.tables,
+        )
+        .map(|r| r.rankings),
         Kind::Rand => {
             let mut rng = Rng::new(seed);
             let mut out = Vec::with_capacity(n * s);
@@ -238,9 +259,10 @@ pub fn run(
             let order = ranking_by(utility);
             let utility_s = optimise::permute(utility, &order);
             let group_s = optimise::permute(&q.group, &order);
-            let mut cost = Cost::new(&spec(setup.metric), &utility_s, &group_s, setup.tables)
+            let view = setup.tables.view();
+            let mut cost = Cost::new(&spec(setup.metric), &utility_s, &group_s, &view)
                 .map_err(engine_error)?;
-            let recipe = PpgRecipe {
+            let recipe = Recipe {
                 train: TrainConfig {
                     sampler: if v.corrected {
                         SamplerMode::Corrected
@@ -255,6 +277,7 @@ pub fn run(
                     baseline: v.baseline,
                     score_input: v.scored,
                     grow: v.grow,
+                    certify: None,
                     ..setup.train
                 },
                 intra: v.intra,
@@ -270,7 +293,8 @@ pub fn run(
             let order = ranking_by(utility);
             let utility_s = optimise::permute(utility, &order);
             let group_s = optimise::permute(&q.group, &order);
-            let mut cost = Cost::new(&spec(setup.metric), &utility_s, &group_s, setup.tables)
+            let view = setup.tables.view();
+            let mut cost = Cost::new(&spec(setup.metric), &utility_s, &group_s, &view)
                 .map_err(engine_error)?;
             // The logits start at the utility itself (label 0/1, grade 0..4): the policy
             // starts near the input ranking, as PPG's reference does.
@@ -318,15 +342,31 @@ pub fn bound(
         }
     };
     let group0 = q.group.iter().filter(|&&g| g == 0).count();
+    let (mut prefix, mut walk, mut best) = (vec![0.0; n + 1], vec![0; n], vec![0; n]);
+    let counts = Counts {
+        walk: &mut walk,
+        best: &mut best,
+    };
     let b = optimum::solve(
         shape,
         &tables.exposure[..n],
         group0,
         sessions,
         optimum::BUDGET,
+        &mut prefix,
+        Some(counts),
     )
     .map_err(|e| e.to_string())?;
-    let ranking = optimum::witness(&b.counts, &q.group, &q.label, sessions);
+    let (mut order, mut ranking) = (vec![0; n], vec![0; n * sessions]);
+    optimum::witness(
+        &best,
+        &q.group,
+        &q.label,
+        sessions,
+        &mut order,
+        &mut ranking,
+    )
+    .map_err(|e| e.to_string())?;
     let witnessed = evaluate(metric, &q.label, &q.group, &ranking, sessions, tables)
         .map_err(|e| e.to_string())?;
     let eval = Eval {

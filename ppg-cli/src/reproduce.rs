@@ -9,7 +9,7 @@ use ppg_core::objective::RankStart;
 use ppg_core::{Dims, PlConfig, PlackettLuce, Ppg, TrainConfig};
 
 use ppg_cli::cost::{evaluate, Eval, Metric, Tables};
-use ppg_cli::seed;
+use ppg_core::seed;
 use rayon::prelude::*;
 
 use crate::cli::{DataUtility, FairnessArg, ReproduceArgs};
