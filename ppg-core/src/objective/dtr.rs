@@ -161,7 +161,7 @@ impl Objective for Dtr<'_> {
             self.exposure,
             group0,
             sessions,
-            bound::BUDGET,
+            bound::CERTIFY_BUDGET,
             work,
             None,
         )

@@ -224,7 +224,16 @@ impl<F: Real> Objective for Eel<'_, F> {
         let shape = Shape::Eel {
             target: [self.target[0].to_f64(), self.target[1].to_f64()],
         };
-        let b = bound::solve(shape, exposure, group0, sessions, bound::BUDGET, work, None).ok()?;
+        let b = bound::solve(
+            shape,
+            exposure,
+            group0,
+            sessions,
+            bound::CERTIFY_BUDGET,
+            work,
+            None,
+        )
+        .ok()?;
         Some(LowerBound {
             value: b.lower,
             exact: b.exact,
