@@ -492,7 +492,11 @@ fn threads_share_one_budget_and_still_agree() {
     let one = run_in(dir.path(), &[&base[..], &["--threads", "1"]].concat(), b"");
     let four = run_in(dir.path(), &[&base[..], &["--threads", "4"]].concat(), b"");
     assert_eq!(one, four);
-    let million = run_in(dir.path(), &[&base[..], &["--threads", "1000000"]].concat(), b"");
+    let million = run_in(
+        dir.path(),
+        &[&base[..], &["--threads", "1000000"]].concat(),
+        b"",
+    );
     assert_eq!(one, million);
 }
 
