@@ -219,9 +219,18 @@ fn go_package_tests_pass() {
     ) {
         return;
     }
-    // The module links libppg through `#cgo pkg-config: ppg`, as a user's build does; here
-    // a pkg-config file names this build's header and library (the consumers suite builds
-    // it against the installed release instead), and the test loads libppg.so from there.
+    let out = go_test("go test (go/)", &["-v", "./..."], &[]);
+    assert!(out.contains("PASS"), "go test printed no PASS");
+}
+
+/// `go test -count=1 ARGS` in go/ with the variables `env`, returning its output. The
+/// module links libppg through `#cgo pkg-config: ppg`, as a user's build does; here a
+/// pkg-config file names this build's header and library (the consumers suite builds it
+/// against the installed release instead), and the test loads libppg.so from there.
+/// Offline and self-contained: no module proxy, no toolchain download, and a fresh build
+/// cache each run (go does not notice that the libppg it links has changed), removed
+/// after: it is some hundred megabytes.
+fn go_test(what: &str, args: &[&str], env: &[(&str, &Path)]) -> String {
     let lib_dir = release_lib_dir();
     let pc_dir = scratch("go-pkgconfig");
     let pc = format!(
@@ -232,28 +241,27 @@ fn go_package_tests_pass() {
     );
     std::fs::write(pc_dir.join("ppg.pc"), pc)
         .unwrap_or_else(|e| panic!("cannot write ppg.pc: {e}"));
-    // Offline and self-contained: no module proxy, no toolchain download, and a fresh build
-    // cache each run (go does not notice that the libppg it links has changed).
     let work = scratch("go");
-    let out = run(
-        "go test (go/)",
-        Command::new("go")
-            .current_dir(root().join("go"))
-            .args(["test", "-count=1", "-v", "./..."])
-            .env("CGO_ENABLED", "1")
-            .env("GO111MODULE", "on")
-            .env("GOFLAGS", "-mod=mod")
-            .env("GOPROXY", "off")
-            .env("GOTOOLCHAIN", "local")
-            .env("GOCACHE", work.join("cache"))
-            .env("GOPATH", work.join("path"))
-            .env("GOTMPDIR", &work)
-            .env("PKG_CONFIG_PATH", &pc_dir)
-            .env("LD_LIBRARY_PATH", &lib_dir),
-    );
-    assert!(out.contains("PASS"), "go test printed no PASS");
-    // A fresh build cache is some hundred megabytes: leave none behind.
+    let mut go = Command::new("go");
+    go.current_dir(root().join("go"))
+        .args(["test", "-count=1"])
+        .args(args)
+        .env("CGO_ENABLED", "1")
+        .env("GO111MODULE", "on")
+        .env("GOFLAGS", "-mod=mod")
+        .env("GOPROXY", "off")
+        .env("GOTOOLCHAIN", "local")
+        .env("GOCACHE", work.join("cache"))
+        .env("GOPATH", work.join("path"))
+        .env("GOTMPDIR", &work)
+        .env("PKG_CONFIG_PATH", &pc_dir)
+        .env("LD_LIBRARY_PATH", &lib_dir);
+    for (key, value) in env {
+        go.env(key, value);
+    }
+    let out = run(what, &mut go);
     clean(&[&work, &pc_dir]);
+    out
 }
 
 #[test]
@@ -317,4 +325,114 @@ fn java_jna_test_passes() {
         "the README's Java example printed otherwise"
     );
     clean(&[&classes]);
+}
+
+/// The same answer from every door (issue 29): the rows of `tests/doors/rows.tsv` and seed 11
+/// through `ppg rerank`, the C API (`c-examples/c/doors.c`), Go (`TestDoors`) and Java
+/// (`ppg.Doors`), each with its recommended recipe, EEL over 3 sessions: identical rankings.
+/// (Python's `rerank_frame` is held to `ppg rerank`'s output by the Python suite; the C++
+/// wrapper calls the same C functions.)
+#[test]
+fn every_door_gives_the_same_rankings() {
+    if !require(
+        "doors",
+        &[
+            ("cc", "--version", "gcc (build-essential)"),
+            GO,
+            JAVAC,
+            JAVA,
+        ],
+    ) {
+        return;
+    }
+    let lib_dir = release_lib_dir();
+    let root = root();
+    let rows = root.join("tests/doors/rows.tsv");
+    let work = scratch("doors");
+    run(
+        "cargo build -p ppg-cli --release",
+        Command::new(env!("CARGO"))
+            .current_dir(&root)
+            .args(["build", "-p", "ppg-cli", "--release", "--target-dir"])
+            .arg(root.join("target")),
+    );
+    let expected = run(
+        "ppg rerank (doors)",
+        Command::new(root.join("target/release/ppg"))
+            .arg("rerank")
+            .arg(&rows)
+            .args([
+                "--metric",
+                "eel",
+                "--sessions",
+                "3",
+                "--seed",
+                "11",
+                "--progress",
+                "never",
+            ]),
+    );
+    // A header and 32 items in 3 sessions.
+    assert_eq!(
+        expected.lines().count(),
+        1 + 32 * 3,
+        "ppg rerank printed {expected}"
+    );
+
+    let exe = work.join("doors");
+    run(
+        "cc doors.c",
+        Command::new("cc")
+            .args([
+                "-std=c99",
+                "-Wall",
+                "-Wextra",
+                "-Wpedantic",
+                "-Werror",
+                "-O1",
+                "-I",
+            ])
+            .arg(root.join("include"))
+            .arg(root.join("c-examples/c/doors.c"))
+            .arg(lib_dir.join("libppg.a"))
+            .args(["-lm", "-lpthread", "-ldl", "-o"])
+            .arg(&exe),
+    );
+    let c = run("doors (C)", Command::new(&exe).arg(&rows));
+    assert_eq!(c, expected, "the C door differs from ppg rerank");
+
+    let go_out = work.join("go.tsv");
+    go_test(
+        "go test -run TestDoors (go/)",
+        &["-run", "TestDoors", "./..."],
+        &[("PPG_DOORS_ROWS", &rows), ("PPG_DOORS_OUT", &go_out)],
+    );
+    let go = std::fs::read_to_string(&go_out).expect("the Go door's output");
+    assert_eq!(go, expected, "the Go door differs from ppg rerank");
+
+    let jar = std::env::var_os("PPG_JNA_JAR")
+        .map_or_else(|| PathBuf::from("/usr/share/java/jna.jar"), PathBuf::from);
+    let classes = work.join("classes");
+    let src = root.join("c-examples/java/ppg");
+    run(
+        "javac (doors)",
+        Command::new("javac")
+            .args(["-Xlint:all", "-Werror", "-cp"])
+            .arg(&jar)
+            .arg("-d")
+            .arg(&classes)
+            .args(["Ppg.java", "PpgLibrary.java", "Doors.java"].map(|f| src.join(f))),
+    );
+    let class_path = std::env::join_paths([&classes, &jar]).expect("a class path");
+    let java = run(
+        "java ppg.Doors",
+        Command::new("java")
+            .arg("-cp")
+            .arg(class_path)
+            .arg(format!("-Djna.library.path={}", lib_dir.display()))
+            .arg("ppg.Doors")
+            .arg(&rows),
+    );
+    assert_eq!(java, expected, "the Java door differs from ppg rerank");
+    clean(&[&work]);
 }

@@ -11,7 +11,7 @@
  * The CLI's default recipe in C calls (ppg-cli/src/rerank.rs, ppg-host/src/rerank_query.rs,
  * optimise.rs): the starting ranking by score, descending, ties later row first; the
  * score as utility (no label column); groups numbered in order of first appearance; the
- * query's seed derived from --seed and its index (ppg-host/src/seed.rs, SplitMix64);
+ * query's seed derived from --seed and its index (ppg-core/src/seed.rs, SplitMix64);
  * items of a group held in order for the first part of the run; the input ranking
  * scored; growing over sessions; EEL with 5 grade levels and the exposure counted from
  * rank 1; 50 epochs of 16 samples, learning rate 0.4, patience 20. No C library needed. */
@@ -77,7 +77,7 @@ static int same(const char *a, const char *b) {
   return *a == *b;
 }
 
-/* ppg-host/src/seed.rs: SplitMix64's finaliser, and the seed of query `index`. */
+/* ppg-core/src/seed.rs: SplitMix64's finaliser, and the seed of query `index`. */
 static uint64_t mix(uint64_t z) {
   z += 0x9e3779b97f4a7c15u;
   z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;

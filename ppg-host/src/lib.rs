@@ -7,12 +7,12 @@
 //!   the queries that reader has finished, to find a split query in memory that does not
 //!   grow with the input; [`quote`] quotes input text in error messages, escaped and cut
 //!   short.
-//! - Costs and one query: [`cost`] turns `ppg_core::objective` into the costs the
-//!   optimisers minimise, from a query's columns, and the protocol's evaluation;
-//!   [`optimise`] runs one query through PPG or Plackett-Luce, with the protocol's
-//!   starting ranking; [`rerank_query`] is one query of `ppg rerank` and of
-//!   `ppg.rerank_frame`; [`seed`] derives the seeds of sub-tasks, independent of which
-//!   thread runs them.
+//! - Costs and one query: [`cost`] builds the costs the optimisers minimise
+//!   (`ppg_core::recipe::cost`) from a query's columns, their tables and the protocol's
+//!   evaluation; [`optimise`] runs one query through PPG or Plackett-Luce, with the
+//!   protocol's starting ranking; [`rerank_query`] is one query of `ppg rerank` and of
+//!   `ppg.rerank_frame`, through the core's recipe (`ppg_core::Ppg::rerank`) or its exact
+//!   optimum (`--method exact`). The seeds of sub-tasks are the core's (`ppg_core::seed`).
 //! - Running many queries: [`pipeline`] reads them on a thread of its own, runs them in
 //!   batches of a bounded window on a pool and writes the results in input order;
 //!   [`threads`] builds the rayon pool; [`budget`] shares one memory budget between the
@@ -43,5 +43,4 @@ pub mod quote;
 pub mod rerank_input;
 pub mod rerank_query;
 pub mod scratch;
-pub mod seed;
 pub mod threads;

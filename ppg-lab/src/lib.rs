@@ -11,13 +11,14 @@
 //! - Input: `tsv` reads the protocol's tab-separated files with a header and `data` builds
 //!   its evaluation data; `builtin` generates the small data set used without `--data`.
 //! - The baselines: [`foe`] is Fairness of Exposure (Singh & Joachims, KDD 2018) in its
-//!   hard and soft variants, the DTR baseline of the paper's Tables 1 and 2; [`bound`] is
-//!   the exact optimum of DTR and EEL over S deterministic rankings, the floor under every
-//!   row of the tables. `methods` names each row of the tables (PPG and PL through
-//!   `ppg_host::optimise`, FOE, the bound, baselines) and how it turns a query into
-//!   rankings; `floor` checks that no row is below the bound.
+//!   hard and soft variants, the DTR baseline of the paper's Tables 1 and 2; the exact
+//!   optimum of DTR and EEL over S deterministic rankings, the floor under every row of
+//!   the tables, is the core's (`ppg_core::objective::bound`). `methods` names each row
+//!   of the tables (PPG and PL through `ppg_host::optimise`, FOE, the bound, baselines)
+//!   and how it turns a query into rankings; `floor` checks that no row is below the
+//!   bound.
 //! - The protocol: `reproduce` holds an experiment, its cells and the grid of cells
-//!   (tasks on a rayon pool, seeded by `ppg_host::seed`); `table` prints cells
+//!   (tasks on a rayon pool, seeded by `ppg_core::seed`); `table` prints cells
 //!   (paper-style table or JSON); `published` lists the paper's numbers; `plot` draws the
 //!   session sweep as SVG.
 //! - Commands: `single` runs the grid on one data set and prints it; `report` runs
@@ -30,7 +31,6 @@
 #![deny(missing_docs)]
 
 mod args;
-pub mod bound;
 mod builtin;
 mod data;
 mod floor;

@@ -1,10 +1,9 @@
 //! The keyword arguments every re-ranking call shares, checked as `ppg rerank` checks its
-//! flags, into the `CostSpec` and `PpgRecipe` the command line builds (`ppg_host`).
+//! flags, into the core's `CostSpec` and `Recipe`.
 
 use ppg_core::objective::{RankStart, MAX_LEVELS};
+use ppg_core::recipe::{CostSpec, Metric, Recipe};
 use ppg_core::{Gradient, SamplerMode, TrainConfig};
-use ppg_host::cost::{CostSpec, Metric};
-use ppg_host::optimise::PpgRecipe;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
@@ -31,6 +30,8 @@ pub struct Options {
     pub baseline: bool,
     pub grow: bool,
     pub hold: bool,
+    /// Stop training once certified against the metric's exact optimum.
+    pub certify: bool,
 }
 
 fn bad(argument: &str, why: impl std::fmt::Display) -> PyErr {
@@ -120,7 +121,7 @@ impl Options {
     ///
     /// # Errors
     /// `ValueError` naming the first argument out of range.
-    pub fn recipe(&self) -> PyResult<PpgRecipe> {
+    pub fn recipe(&self) -> PyResult<Recipe> {
         if self.sessions == 0 {
             return Err(bad("sessions", "must be at least 1"));
         }
@@ -141,10 +142,11 @@ impl Options {
             baseline: self.baseline,
             score_input: true,
             grow: self.grow,
+            certify: self.certify.then_some(ppg_core::recipe::CERTIFY_TOLERANCE),
             ..TrainConfig::default()
         };
         train.check(train.batch).map_err(|e| bad("recipe", e))?;
-        Ok(PpgRecipe {
+        Ok(Recipe {
             train,
             intra: self.intra,
             hold: self.hold,

@@ -41,8 +41,7 @@ pub fn utility_refusal(
         levels: 1,
         ndcg: ndcg.then_some((1.0, 1)),
     };
-    Ok(spec
-        .check_utility(utility.as_slice()?)
+    Ok(ppg_host::cost::check_utility(&spec, utility.as_slice()?)
         .err()
         .map(|(i, why)| (i, why.to_string())))
 }
@@ -64,7 +63,9 @@ pub fn id_refusal(column: &str, ids: Vec<String>) -> Option<(usize, String)> {
 /// `ValueError` naming `argument` for an unknown metric.
 #[pyfunction]
 pub fn group_limit(metric: &str, argument: &str) -> PyResult<(usize, &'static str)> {
-    Ok(crate::options::fairness(metric, argument)?.max_groups())
+    Ok(ppg_host::cost::max_groups(crate::options::fairness(
+        metric, argument,
+    )?))
 }
 
 /// The starting ranking of every query, by `ppg rerank`'s rule
