@@ -3,7 +3,7 @@
 // and checks its own results: every session of a re-ranked list is a permutation of the
 // query, the fairness cost went down from the input ranking's, and constrained pairs kept
 // their input order. Exits 0 if every check passed, 1 otherwise.
-#include "ppg.hpp"
+#include <ppg.hpp>
 
 #include <algorithm>
 #include <cmath>
