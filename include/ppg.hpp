@@ -31,14 +31,16 @@
 #ifndef PPG_HPP
 #define PPG_HPP
 
-// Below C++17 the rest of the header is skipped, so that this message is the only error
-// (compilers carry on after #error, and the templates below would add pages of their own).
+// Below C++17 the rest of the header is skipped, so that this message is the only error it
+// gives (compilers carry on after #error, and the templates below would add pages of their
+// own).
 #if (defined(_MSVC_LANG) && _MSVC_LANG < 201703L) || \
     (!defined(_MSVC_LANG) && (!defined(__cplusplus) || __cplusplus < 201703L))
 #error "ppg.hpp needs C++17 or later (e.g. -std=c++17); from C or older C++ use ppg.h"
 #else
 
-#include <ppg.h>
+// Quoted: the ppg.h next to this file, never another version found first on the path.
+#include "ppg.h"
 
 #include <cstddef>
 #include <cstdint>

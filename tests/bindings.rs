@@ -344,8 +344,8 @@ fn cpp_wrapper_names_both_versions_against_an_older_library() {
     if !require("cpp_wrapper_version", &[GXX]) {
         return;
     }
-    // A copy of ppg.h one patch version ahead of the library: as if the program had been
-    // compiled against a newer release than the libppg it runs against.
+    // A copy of ppg.h one patch version ahead of the library, and ppg.hpp next to it: as if
+    // the program had been compiled against a newer release than the libppg it runs against.
     let dir = scratch("cpp-newer-header");
     let header = std::fs::read_to_string(root().join("include/ppg.h")).expect("include/ppg.h");
     let define = |name: &str| -> String {
@@ -368,6 +368,8 @@ fn cpp_wrapper_names_both_versions_against_an_older_library() {
     );
     assert_ne!(bumped, header, "the version macros were not rewritten");
     std::fs::write(dir.join("ppg.h"), bumped).expect("write the newer ppg.h");
+    // ppg.hpp includes the ppg.h next to it.
+    std::fs::copy(root().join("include/ppg.hpp"), dir.join("ppg.hpp")).expect("copy ppg.hpp");
 
     let exe = dir.join("test_ppg_hpp-newer-header");
     cxx(
