@@ -109,7 +109,7 @@ fn static_library_builds_and_links_bare_metal() {
     run("rust-lld: a bare image of libppg.a", &mut lld);
     let image_bytes = elf32_alloc_bytes(&std::fs::read(&image).expect("image linked"));
     println!(
-        "thumbv7em-none-eabihf libppg.a: {archive_bytes} bytes (with debug info); \
+        "thumbv7em-none-eabihf libppg.a: {archive_bytes} bytes (unstripped: core's debug info; dist strips it); \
          a bare image keeping all {} functions: {image_bytes} bytes of code and data \
          (release profile)",
         functions.len()

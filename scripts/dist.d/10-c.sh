@@ -9,8 +9,10 @@
 #
 # One build: cargo-c (`cargo cinstall`, which builds libppg.so with its SONAME, libppg.a and
 # ppg.pc from the release profile) into a staging folder under target/. What ships has no
-# debug info: the Rust standard library brings its own into libppg.a, so both libraries
-# are stripped of it here. scripts/install installs the tarball.
+# debug info: both libraries are stripped of it (the Rust standard library brings its own
+# into libppg.a). The build has full debug info so that libppg.so's goes to a separate file,
+# target/dist-c/debug/libppg.so.V.debug (linked by .gnu_debuglink), which the ABI check
+# (abidw) reads. scripts/install installs the tarball.
 set -euo pipefail
 : "${PPG_VERSION:?run through scripts/dist}" "${PPG_DIST:?}" "${PPG_ROOT:?}"
 cd "$PPG_ROOT"
@@ -20,7 +22,7 @@ name=ppg-$PPG_VERSION-$triple
 IFS=. read -r major minor _ <<<"$PPG_VERSION"
 if [[ $major == 0 ]]; then soname=libppg.so.0.$minor; else soname=libppg.so.$major; fi
 
-for tool in cargo-cinstall strip cmake tar; do
+for tool in cargo-cinstall strip objcopy cmake tar; do
     command -v "$tool" >/dev/null || {
         echo "10-c: $tool not found (cargo-c: cargo install --locked cargo-c@0.10.24; binutils; cmake)" >&2
         exit 1
@@ -30,7 +32,7 @@ done
 stage=$PPG_ROOT/target/dist-c
 rm -rf "$stage"
 top=$stage/ppg-$PPG_VERSION
-cargo cinstall --release --locked -p ppg-ffi --target "$triple" \
+CARGO_PROFILE_RELEASE_DEBUG=2 cargo cinstall --release --locked -p ppg-ffi --target "$triple" \
     --prefix=/ --libdir=lib --includedir=include --destdir="$top"
 
 # cargo-c writes the prefix it was given; ours is wherever the tarball lands.
@@ -46,7 +48,10 @@ readelf -d "$lib/libppg.so.$PPG_VERSION" | grep -q "Library soname: \[$soname\]"
 # cargo-c links libppg.so straight to the full version; the chain goes through the SONAME.
 ln -sfn "$soname" "$lib/libppg.so"
 strip --strip-debug "$lib/libppg.a"
+mkdir -p "$stage/debug"
+objcopy --only-keep-debug "$lib/libppg.so.$PPG_VERSION" "$stage/debug/libppg.so.$PPG_VERSION.debug"
 strip --strip-unneeded "$lib/libppg.so.$PPG_VERSION"
+objcopy --add-gnu-debuglink="$stage/debug/libppg.so.$PPG_VERSION.debug" "$lib/libppg.so.$PPG_VERSION"
 sed -i -e 's|^prefix=.*|prefix=${pcfiledir}/../..|' -e 's|^libdir=.*|libdir=${prefix}/lib|' \
     -e 's|^includedir=.*|includedir=${prefix}/include|' "$lib/pkgconfig/ppg.pc"
 if grep -q rpath "$lib/pkgconfig/ppg.pc"; then

@@ -181,7 +181,38 @@ check_install() {
     echo "failed install: \"$message\", prefix unchanged"
 }
 
-checks=(consumer_c_pkgconfig consumer_cmake_cpp consumer_firmware check_install)
+# The ABI of the libppg.so scripts/dist built (abidw reads its separate debug info)
+# against the last release's baseline: an incompatible change fails unless the SONAME
+# changed with it (the version says it breaks); abidiff's report is shown either way.
+check_abi() {
+    local dir=$1 baselines
+    mkdir -p "$dir"
+    shopt -s nullglob
+    baselines=(abi/libppg-*.abi)
+    shopt -u nullglob
+    ((${#baselines[@]} == 1)) || fail "abi/ must hold one baseline (the last release's); it holds ${#baselines[@]}"
+    local baseline=${baselines[0]} current=$dir/libppg-$version.abi status=0
+    abidw --no-corpus-path --no-show-locs --debug-info-dir target/dist-c/debug \
+        --out-file "$current" "target/dist-c/ppg-$version/lib/libppg.so.$version"
+    abidiff "$baseline" "$current" >"$dir/abidiff.txt" || status=$?
+    local was now
+    # (A library without SONAME, as 0.1.0's, has no soname attribute.)
+    was=$(sed -n "s/.*soname='\([^']*\)'.*/\1/p" "$baseline" | head -n 1)
+    now=$(sed -n "s/.*soname='\([^']*\)'.*/\1/p" "$current" | head -n 1)
+    echo "abidiff ${baseline#abi/} libppg.so.$version: exit status $status; SONAME '$was' -> '$now'"
+    sed -n '/changes summary/p' "$dir/abidiff.txt"
+    if ((status & 3)); then
+        cat "$dir/abidiff.txt" >&2
+        fail "abidiff could not compare (exit status $status)"
+    elif ((status & 8)) && [[ $was == "$now" ]]; then
+        cat "$dir/abidiff.txt" >&2
+        fail "an incompatible ABI change under the same SONAME $now: change the version (docs/c-api.md, Versioning)"
+    elif ((status & 8)); then
+        echo "an incompatible ABI change, which the new SONAME announces: passes"
+    fi
+}
+
+checks=(consumer_c_pkgconfig consumer_cmake_cpp consumer_firmware check_install check_abi)
 for check in "${checks[@]}"; do
     say "$check"
     t0=$SECONDS
