@@ -475,3 +475,124 @@ fn java_jna_test_passes() {
     );
     clean(&[&classes]);
 }
+
+/// The same answer from every door (issue 29): the rows of `tests/doors/rows.tsv` and seed 11
+/// through `ppg rerank`, the C API (`c-examples/c/doors.c`), Go (`TestDoors`) and Java
+/// (`ppg.Doors`), each with its recommended recipe, EEL over 3 sessions: identical rankings.
+/// (Python's `rerank_frame` is held to `ppg rerank`'s output by the Python suite; the C++
+/// wrapper calls the same C functions.)
+#[test]
+fn every_door_gives_the_same_rankings() {
+    if !require(
+        "doors",
+        &[
+            ("cc", "--version", "gcc (build-essential)"),
+            GO,
+            JAVAC,
+            JAVA,
+        ],
+    ) {
+        return;
+    }
+    let lib_dir = release_lib_dir();
+    let root = root();
+    let rows = root.join("tests/doors/rows.tsv");
+    let work = scratch("doors");
+    run(
+        "cargo build -p ppg-cli --release",
+        Command::new(env!("CARGO"))
+            .current_dir(&root)
+            .args(["build", "-p", "ppg-cli", "--release", "--target-dir"])
+            .arg(root.join("target")),
+    );
+    let expected = run(
+        "ppg rerank (doors)",
+        Command::new(root.join("target/release/ppg"))
+            .arg("rerank")
+            .arg(&rows)
+            .args([
+                "--metric",
+                "eel",
+                "--sessions",
+                "3",
+                "--seed",
+                "11",
+                "--progress",
+                "never",
+            ]),
+    );
+    // A header and 32 items in 3 sessions.
+    assert_eq!(
+        expected.lines().count(),
+        1 + 32 * 3,
+        "ppg rerank printed {expected}"
+    );
+
+    let exe = work.join("doors");
+    run(
+        "cc doors.c",
+        Command::new("cc")
+            .args([
+                "-std=c99",
+                "-Wall",
+                "-Wextra",
+                "-Wpedantic",
+                "-Werror",
+                "-O1",
+                "-I",
+            ])
+            .arg(root.join("include"))
+            .arg(root.join("c-examples/c/doors.c"))
+            .arg(lib_dir.join("libppg.a"))
+            .args(["-lm", "-lpthread", "-ldl", "-o"])
+            .arg(&exe),
+    );
+    let c = run("doors (C)", Command::new(&exe).arg(&rows));
+    assert_eq!(c, expected, "the C door differs from ppg rerank");
+
+    let go_out = work.join("go.tsv");
+    run(
+        "go test -run TestDoors (c-examples/go)",
+        Command::new("go")
+            .current_dir(root.join("c-examples/go"))
+            .args(["test", "-count=1", "-run", "TestDoors", "./..."])
+            .env("PPG_DOORS_ROWS", &rows)
+            .env("PPG_DOORS_OUT", &go_out)
+            .env("CGO_ENABLED", "1")
+            .env("GO111MODULE", "on")
+            .env("GOFLAGS", "-mod=mod")
+            .env("GOPROXY", "off")
+            .env("GOTOOLCHAIN", "local")
+            .env("GOCACHE", work.join("cache"))
+            .env("GOPATH", work.join("path"))
+            .env("GOTMPDIR", &work),
+    );
+    let go = std::fs::read_to_string(&go_out).expect("the Go door's output");
+    assert_eq!(go, expected, "the Go door differs from ppg rerank");
+
+    let jar = std::env::var_os("PPG_JNA_JAR")
+        .map_or_else(|| PathBuf::from("/usr/share/java/jna.jar"), PathBuf::from);
+    let classes = work.join("classes");
+    let src = root.join("c-examples/java/ppg");
+    run(
+        "javac (doors)",
+        Command::new("javac")
+            .args(["-Xlint:all", "-Werror", "-cp"])
+            .arg(&jar)
+            .arg("-d")
+            .arg(&classes)
+            .args(["Ppg.java", "PpgLibrary.java", "Doors.java"].map(|f| src.join(f))),
+    );
+    let class_path = std::env::join_paths([&classes, &jar]).expect("a class path");
+    let java = run(
+        "java ppg.Doors",
+        Command::new("java")
+            .arg("-cp")
+            .arg(class_path)
+            .arg(format!("-Djna.library.path={}", lib_dir.display()))
+            .arg("ppg.Doors")
+            .arg(&rows),
+    );
+    assert_eq!(java, expected, "the Java door differs from ppg rerank");
+    clean(&[&work]);
+}

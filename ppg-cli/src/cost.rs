@@ -1,47 +1,9 @@
-//! The costs the optimisers minimise and the metrics the evaluation reports, built from
-//! `ppg_core::objective`.
+//! The costs the optimisers minimise (the core's, `ppg_core::recipe::cost`), the tables
+//! they read, and the metrics the evaluation reports.
 
-use ppg_core::objective::{exposure, Dtr, Eel, Mix, Ndcg, RankStart};
-use ppg_core::Objective;
+use ppg_core::objective::{exposure, Dtr, Eel, Ndcg, RankStart};
 
-/// A fairness metric of the paper.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Metric {
-    /// Disparity of treatment ratio (reported as the ratio, optimised as ratio - 1).
-    Dtr,
-    /// Expected exposure loss.
-    Eel,
-}
-
-impl Metric {
-    /// The metric's name on the command line and in reports.
-    pub fn name(self) -> &'static str {
-        match self {
-            Metric::Dtr => "dtr",
-            Metric::Eel => "eel",
-        }
-    }
-
-    /// Whether the metric means anything for this query (the protocol's valid-query
-    /// filter, applied to the evaluation's true labels).
-    pub fn valid(self, utility: &[f64], group: &[u8]) -> bool {
-        match self {
-            Metric::Dtr => Dtr::valid(utility, group),
-            Metric::Eel => Eel::valid(group),
-        }
-    }
-}
-
-/// What to minimise: a fairness metric, optionally plus `weight * (1 - NDCG@k)`.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct CostSpec {
-    /// The fairness metric.
-    pub metric: Metric,
-    /// EEL grade levels (5 when optimising in the protocol).
-    pub levels: u32,
-    /// `(weight, k)` of an NDCG@k term.
-    pub ndcg: Option<(f64, usize)>,
-}
+pub use ppg_core::recipe::{Cost, CostSpec, Metric};
 
 /// Exposure (for the fairness metrics) and discount (for NDCG) tables, long enough for
 /// the longest list.
@@ -64,59 +26,12 @@ impl Tables {
         exposure::fill(RankStart::Zero, &mut t.discount);
         t
     }
-}
 
-/// A built cost, borrowing the query's arrays.
-pub enum Cost<'a> {
-    /// DTR alone.
-    Dtr(Dtr<'a>),
-    /// EEL alone.
-    Eel(Eel<'a>),
-    /// DTR plus an NDCG term.
-    DtrNdcg(Mix<Dtr<'a>, Ndcg<'a>>),
-    /// EEL plus an NDCG term.
-    EelNdcg(Mix<Eel<'a>, Ndcg<'a>>),
-}
-
-impl<'a> Cost<'a> {
-    /// The cost of a list with `utility` and `group` per item.
-    ///
-    /// # Errors
-    /// The engine's refusal (negative utility for DTR or NDCG, more groups than the
-    /// metric takes, ...).
-    pub fn new(
-        spec: &CostSpec,
-        utility: &'a [f64],
-        group: &'a [u8],
-        tables: &'a Tables,
-    ) -> Result<Self, ppg_core::Error> {
-        let ndcg = |k: usize| Ndcg::new(utility, k, &tables.discount);
-        Ok(match (spec.metric, spec.ndcg) {
-            (Metric::Dtr, None) => Cost::Dtr(Dtr::new(utility, group, &tables.exposure)?),
-            (Metric::Eel, None) => {
-                Cost::Eel(Eel::new(utility, group, spec.levels, &tables.exposure)?)
-            }
-            (Metric::Dtr, Some((w, k))) => Cost::DtrNdcg(Mix::new(
-                Dtr::new(utility, group, &tables.exposure)?,
-                ndcg(k)?,
-                w,
-            )?),
-            (Metric::Eel, Some((w, k))) => Cost::EelNdcg(Mix::new(
-                Eel::new(utility, group, spec.levels, &tables.exposure)?,
-                ndcg(k)?,
-                w,
-            )?),
-        })
-    }
-}
-
-impl Objective for Cost<'_> {
-    fn cost(&mut self, ranking: &[u16], sessions: usize) -> f64 {
-        match self {
-            Cost::Dtr(c) => c.cost(ranking, sessions),
-            Cost::Eel(c) => c.cost(ranking, sessions),
-            Cost::DtrNdcg(c) => c.cost(ranking, sessions),
-            Cost::EelNdcg(c) => c.cost(ranking, sessions),
+    /// The tables as the core's costs read them.
+    pub fn view(&self) -> ppg_core::recipe::Tables<'_> {
+        ppg_core::recipe::Tables {
+            exposure: &self.exposure,
+            discount: &self.discount,
         }
     }
 }

@@ -9,19 +9,20 @@ use std::sync::mpsc;
 use std::time::Instant;
 
 use ppg_core::objective::RankStart;
-use ppg_core::{Dims, Ppg, SamplerMode, TrainConfig};
+use ppg_core::recipe::INITIAL_WEIGHT;
+use ppg_core::{Dims, Ppg, Recipe, SamplerMode, TrainConfig};
 use rayon::prelude::*;
 
 use crate::budget::{self, Budget};
 use crate::cli::{
-    FairnessArg, GradientArg, MetricArg, RankStartArg, RerankArgs, SamplerArg, UtilityArg,
+    FairnessArg, GradientArg, MetricArg, RankStartArg, RerankArgs, RerankMethodArg, SamplerArg,
+    UtilityArg,
 };
 use crate::error::{CliError, Result};
 use crate::progress;
 use crate::streams::{self, Output};
 use crate::threads;
 use ppg_cli::cost::{CostSpec, Metric, Tables};
-use ppg_cli::optimise::{PpgRecipe, INITIAL_WEIGHT};
 use ppg_cli::rerank_input::{InputError, Query, Reader};
 use ppg_cli::rerank_query::{self, Reranked};
 
@@ -61,6 +62,20 @@ pub fn run(args: &RerankArgs) -> Result<()> {
     };
     if let Some(out) = &args.output {
         streams::refuse_same_file(&args.input, out)?;
+    }
+    if let Some(report) = &args.report {
+        streams::refuse_same_file(&args.input, report)?;
+        if args.output.as_ref() == Some(report) {
+            return Err(CliError::Usage(
+                "--report and --output name the same file".into(),
+            ));
+        }
+    }
+    if args.method == RerankMethodArg::Exact && spec.ndcg.is_some() {
+        return Err(CliError::Usage(format!(
+            "{}: not --metric ndcg-mix",
+            ppg_cli::rerank_query::EXACT_NEEDS
+        )));
     }
     let path = if streams::is_std(&args.input) {
         "stdin".to_owned()
@@ -103,6 +118,19 @@ pub fn run(args: &RerankArgs) -> Result<()> {
     let budget = Budget::new(memory);
     let mut out = Output::create(args.output.as_deref())?;
     writeln!(out.writer(), "qid\tsession\trank\titem").map_err(|e| out.failed(e))?;
+    let mut report = match &args.report {
+        Some(path) => {
+            let mut report = Output::create(Some(path))?;
+            writeln!(
+                report.writer(),
+                "qid\tcost_before\tcost_after\tbound\tbound_exact\tcertified\tgap"
+            )
+            .map_err(|e| report.failed(e))?;
+            Some(report)
+        }
+        None => None,
+    };
+    let (mut certified, mut bounded, mut largest_gap) = (0usize, 0usize, 0.0f64);
     let bar = progress::new(args.progress, "rerank", None, "queries");
     let (mut queries, mut items, mut skipped) = (0usize, 0usize, 0usize);
     let window = WINDOW_PER_THREAD * threads;
@@ -127,6 +155,14 @@ pub fn run(args: &RerankArgs) -> Result<()> {
                     eprintln!("query {}: cost {:.6} -> {:.6}", q.qid, r.before, r.after);
                 }
                 write_query(out.writer(), q, &r, args.sessions).map_err(|e| out.failed(e))?;
+                if let Some(report) = &mut report {
+                    write_report(report.writer(), q, &r).map_err(|e| report.failed(e))?;
+                }
+                certified += usize::from(r.certified);
+                if let Some(gap) = r.gap() {
+                    bounded += 1;
+                    largest_gap = largest_gap.max(gap);
+                }
                 queries += 1;
                 items += q.len();
                 skipped += usize::from(q.len() == 1);
@@ -137,6 +173,9 @@ pub fn run(args: &RerankArgs) -> Result<()> {
     })?;
     bar.finish_and_clear();
     out.finish()?;
+    if let Some(report) = report {
+        report.finish()?;
+    }
     eprintln!(
         "ppg rerank: {}, {}, {} skipped (one item, passed through), {:.1} s",
         budget::count(queries, "query", "queries"),
@@ -144,6 +183,12 @@ pub fn run(args: &RerankArgs) -> Result<()> {
         skipped,
         started.elapsed().as_secs_f64()
     );
+    if bounded > 0 {
+        eprintln!(
+            "ppg rerank: certified {certified} of {queries} queries ({bounded} with a bound), \
+             largest gap {largest_gap:.3e}"
+        );
+    }
     Ok(())
 }
 
@@ -248,7 +293,7 @@ fn rerank_one(
     task: &Task,
     args: &RerankArgs,
     spec: &CostSpec,
-    recipe: &PpgRecipe,
+    recipe: &Recipe,
     tables: &Tables,
     budget: &Budget,
 ) -> Result<Reranked> {
@@ -258,7 +303,20 @@ fn rerank_one(
             rankings: vec![0; args.sessions],
             before: 0.0,
             after: 0.0,
+            bound: None,
+            certified: false,
         });
+    }
+    if args.method == RerankMethodArg::Exact {
+        return rerank_query::exact(
+            &q.score,
+            &task.utility,
+            &q.group,
+            spec,
+            args.sessions,
+            tables,
+        )
+        .map_err(|e| CliError::Failed(format!("query \"{}\": {e}", q.qid)));
     }
     let failed = |what: &str, e: ppg_core::Error| CliError::Failed(format!("{what}: {e}"));
     let _permit = budget.take(task.engine_bytes);
@@ -294,6 +352,23 @@ fn write_query(w: &mut dyn Write, q: &Query, r: &Reranked, sessions: usize) -> s
         }
     }
     Ok(())
+}
+
+/// One line of `--report`: the query's costs, its bound and its certificate.
+fn write_report(w: &mut dyn Write, q: &Query, r: &Reranked) -> std::io::Result<()> {
+    let (bound, exact) = match r.bound {
+        Some(b) => (b.value.to_string(), u8::from(b.exact).to_string()),
+        None => (String::new(), String::new()),
+    };
+    let gap = r.gap().map(|g| g.to_string()).unwrap_or_default();
+    writeln!(
+        w,
+        "{}\t{}\t{}\t{bound}\t{exact}\t{}\t{gap}",
+        q.qid,
+        r.before,
+        r.after,
+        u8::from(r.certified)
+    )
 }
 
 fn cost_spec(args: &RerankArgs) -> Result<CostSpec> {
@@ -335,7 +410,7 @@ fn cost_spec(args: &RerankArgs) -> Result<CostSpec> {
     })
 }
 
-fn recipe(args: &RerankArgs) -> Result<PpgRecipe> {
+fn recipe(args: &RerankArgs) -> Result<Recipe> {
     let train = if args.reference_run {
         TrainConfig::default()
     } else {
@@ -355,7 +430,8 @@ fn recipe(args: &RerankArgs) -> Result<PpgRecipe> {
             baseline: args.baseline,
             score_input: true,
             grow: !args.no_grow,
-            ..TrainConfig::default()
+            certify: (!args.no_certify).then_some(args.certify),
+            ..Recipe::recommended().train
         }
     };
     let w0 = args.initial_weight;
@@ -367,7 +443,7 @@ fn recipe(args: &RerankArgs) -> Result<PpgRecipe> {
     train
         .check(train.batch.max(1))
         .map_err(|e| CliError::Usage(format!("bad training recipe: {e}")))?;
-    Ok(PpgRecipe {
+    Ok(Recipe {
         train,
         intra: args.intra,
         hold: !args.intra && !args.no_hold && !args.reference_run,

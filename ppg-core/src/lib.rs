@@ -28,10 +28,16 @@
 //!   draw a batch through the sampler, cost it with the objective, step the weights of the
 //!   distribution with the exact score or the approximate gradient, keep the best ranking
 //!   and make it the reference; the same loop over a growing number of sessions when the
-//!   recipe says `grow`; [`TrainReport`] says what happened.
+//!   recipe says `grow`; with `certify`, every run stops once its best is within a
+//!   tolerance of the objective's lower bound; [`TrainReport`] says what happened.
 //! - `engine`: [`Ppg`], the one public engine. It lays out the caller's buffer for the
 //!   distribution, the sampler and the trainer, checks every argument before it delegates,
 //!   and undoes a failed training run from a snapshot.
+//! - [`recipe`]: the recommended recipe, [`Ppg::rerank`]: a query as the caller has it
+//!   (score, utility, group per item) re-ranked in one call, with the cost built by name,
+//!   the input scored, the order within groups held first, grown over sessions, certified
+//!   against the cost's exact optimum ([`objective::bound`]). Every front end calls it.
+//!   [`seed`] derives each query's seed, so every front end seeds a query alike.
 //! - [`pl`]: [`PlackettLuce`], the baseline the paper compares with: its own policy, sampler
 //!   and trainer over the same foundations and objectives.
 #![no_std]
@@ -46,9 +52,11 @@ mod error;
 pub mod objective;
 mod pairs;
 pub mod pl;
+pub mod recipe;
 mod report;
 mod rng;
 mod sampler;
+pub mod seed;
 mod trainer;
 
 pub use dims::{Dims, MAX_ITEMS};
@@ -56,6 +64,7 @@ pub use engine::Ppg;
 pub use error::Error;
 pub use objective::Objective;
 pub use pl::{PlConfig, PlackettLuce};
+pub use recipe::Recipe;
 pub use report::TrainReport;
 pub use rng::Rng;
 pub use sampler::SamplerMode;

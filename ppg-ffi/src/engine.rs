@@ -16,6 +16,9 @@ use crate::types::{ppg_method, ppg_metric, ppg_train_config, ObjectiveSpec};
 use bytemuck::Pod;
 use core::mem::{align_of, size_of, MaybeUninit};
 use ppg_core::objective::{exposure, Dtr, Eel, Mix, Ndcg, RankStart, MAX_GROUPS};
+use ppg_core::recipe::{
+    CostSpec, Metric, Outcome, Query as RecipeQuery, Recipe, Tables, Workspace,
+};
 use ppg_core::{Dims, Objective, PlackettLuce, Ppg, SamplerMode, TrainConfig, TrainReport};
 
 /// The weight `set_query` gives every PPG pair; `initial_weight` replaces it when a fresh
@@ -55,6 +58,11 @@ struct Query<'a> {
     dense: &'a mut [u8],
     /// Scratch: PL's initial logits.
     logits: &'a mut [f32],
+    /// Scratch of `rerank`: the starting score (the input order) and the recipe's
+    /// workspace (utility and groups in starting order).
+    score: &'a mut [f64],
+    sorted_utility: &'a mut [f64],
+    sorted_group: &'a mut [u8],
 }
 
 /// An engine in caller memory.
@@ -105,6 +113,9 @@ impl Query<'_> {
             region::<f64>(n)?,
             region::<u8>(n)?,
             region::<f32>(n)?,
+            region::<f64>(n)?,
+            region::<f64>(n)?,
+            region::<u8>(n)?,
         ];
         parts
             .iter()
@@ -131,6 +142,9 @@ impl<'a> Query<'a> {
             discount: take(rest, n)?,
             dense: take(rest, n)?,
             logits: take(rest, n)?,
+            score: take(rest, n)?,
+            sorted_utility: take(rest, n)?,
+            sorted_group: take(rest, n)?,
         })
     }
 
@@ -170,11 +184,12 @@ impl<'a> Query<'a> {
         Ok(())
     }
 
-    /// Runs `f` with the built-in objective `spec` over the current query.
+    /// Runs `f` with the built-in objective `spec` over the current query and its groups
+    /// (numbered densely: equal where the caller's are).
     fn with_objective<R>(
         &mut self,
         spec: &ObjectiveSpec,
-        f: impl FnOnce(&mut dyn Objective) -> Status<R>,
+        f: impl FnOnce(&mut dyn Objective, &[u8]) -> Status<R>,
     ) -> Status<R> {
         let n = self.n;
         dense_groups(&self.group[..n], &mut self.dense[..n])?;
@@ -184,16 +199,16 @@ impl<'a> Query<'a> {
         let (exposure, discount) = (&self.exposure[..n], &self.discount[..n]);
         let ndcg = || Ndcg::new(utility, spec.k, discount);
         match spec.metric {
-            ppg_metric::Dtr => f(&mut Dtr::new(utility, group, exposure)?),
-            ppg_metric::Eel => f(&mut Eel::new(utility, group, spec.levels, exposure)?),
-            ppg_metric::Ndcg => f(&mut ndcg()?),
+            ppg_metric::Dtr => f(&mut Dtr::new(utility, group, exposure)?, group),
+            ppg_metric::Eel => f(&mut Eel::new(utility, group, spec.levels, exposure)?, group),
+            ppg_metric::Ndcg => f(&mut ndcg()?, group),
             ppg_metric::DtrNdcgMix => {
                 let dtr = Dtr::new(utility, group, exposure)?;
-                f(&mut Mix::new(dtr, ndcg()?, spec.mix_weight)?)
+                f(&mut Mix::new(dtr, ndcg()?, spec.mix_weight)?, group)
             }
             ppg_metric::EelNdcgMix => {
                 let eel = Eel::new(utility, group, spec.levels, exposure)?;
-                f(&mut Mix::new(eel, ndcg()?, spec.mix_weight)?)
+                f(&mut Mix::new(eel, ndcg()?, spec.mix_weight)?, group)
             }
         }
     }
@@ -232,6 +247,12 @@ fn report(r: TrainReport) -> crate::types::ppg_train_report {
         samples: r.samples,
         best_cost: r.best_cost,
         best_epoch: r.best_epoch.map_or(-1, i64::from),
+        certified: r.certified,
+        bound_exact: r.bound.is_some_and(|b| b.exact),
+        bound: r.bound.map_or(f64::NAN, |b| b.value),
+        gap: r
+            .bound
+            .map_or(f64::NAN, |b| (r.best_cost - b.value).max(0.0)),
         ..crate::growable::Growable::defaults()
     }
 }
@@ -510,6 +531,7 @@ impl<'a> Engine<'a> {
             ..
         } = self;
         let total = q.total();
+        let groups = &q.group[..q.n];
         let (ids, buf) = (&q.ids[..q.n], &mut q.ids_out[..total]);
         // A grown run also costs rankings of fewer sessions than the query's.
         let mut objective = |ranking: &[u16], sessions: usize| {
@@ -519,7 +541,7 @@ impl<'a> Engine<'a> {
             }
             cost(out, sessions)
         };
-        run(core, fresh, dims.batch, config, &mut objective)
+        run(core, fresh, dims.batch, config, groups, &mut objective)
     }
 
     /// Trains against a built-in objective.
@@ -536,11 +558,126 @@ impl<'a> Engine<'a> {
             fresh,
             ..
         } = self;
-        q.with_objective(spec, |objective| {
-            let mut objective =
-                |ranking: &[u16], sessions: usize| objective.cost(ranking, sessions);
-            run(core, fresh, dims.batch, config, &mut objective)
+        q.with_objective(spec, |objective, groups| {
+            run(core, fresh, dims.batch, config, groups, objective)
         })
+    }
+
+    /// The recommended recipe in one call (`ppg_core::Ppg::rerank`): `items` (in their input
+    /// ranking) become the query, re-ranked for `sessions` sessions with the built-in
+    /// objective `spec` under `config`, seeded with `seed`; the rankings as ids into `out`.
+    /// On a refusal before the query is replaced, the engine is as it was; once replaced,
+    /// a failure leaves the engine without a query.
+    pub(crate) fn rerank(
+        &mut self,
+        items: &[crate::types::ppg_item],
+        sessions: usize,
+        spec: &ObjectiveSpec,
+        config: &ppg_train_config,
+        seed: u64,
+        out: &mut [MaybeUninit<u64>],
+    ) -> Status<crate::types::ppg_train_report> {
+        let Core::Ppg(_) = &self.core else {
+            return Err(ppg_status::Unsupported);
+        };
+        let mix = Some((spec.mix_weight, spec.k));
+        let (metric, ndcg) = match spec.metric {
+            ppg_metric::Dtr => (Metric::Dtr, None),
+            ppg_metric::Eel => (Metric::Eel, None),
+            ppg_metric::DtrNdcgMix => (Metric::Dtr, mix),
+            ppg_metric::EelNdcgMix => (Metric::Eel, mix),
+            // The recipe's costs are a fairness metric, optionally with NDCG.
+            ppg_metric::Ndcg => return Err(ppg_status::Unsupported),
+        };
+        let cost = CostSpec {
+            metric,
+            levels: spec.levels,
+            ndcg,
+        };
+        let recipe = Recipe {
+            train: config.ppg(self.dims.batch)?,
+            intra: config.intra,
+            hold: config.hold,
+            initial_weight: config.initial_weight()?,
+        };
+        let total = items
+            .len()
+            .checked_mul(sessions)
+            .ok_or(ppg_status::Capacity)?;
+        if out.len() != total {
+            return Err(ppg_status::InvalidArgument);
+        }
+        self.set_query(items, sessions)?;
+        let outcome = self.rerank_query(&cost, spec.rank_start, &recipe, seed);
+        let (n, q) = (self.q.n, &mut self.q);
+        match outcome {
+            Ok(outcome) => {
+                let ids = &q.ids[..n];
+                for (slot, &local) in out.iter_mut().zip(&q.locals[..total]) {
+                    slot.write(id_of(ids, local));
+                }
+                self.fresh = false;
+                let trained = outcome.report.unwrap_or(TrainReport {
+                    epochs: 0,
+                    samples: 0,
+                    best_cost: outcome.after,
+                    best_epoch: None,
+                    bound: outcome.bound,
+                    certified: outcome.certified,
+                });
+                Ok(report(TrainReport {
+                    best_cost: outcome.after,
+                    bound: outcome.bound,
+                    certified: outcome.certified,
+                    ..trained
+                }))
+            }
+            Err(e) => {
+                q.n = 0;
+                Err(e)
+            }
+        }
+    }
+
+    /// The core's recipe over the current query (set by `rerank`), its rankings of local
+    /// items into `locals`.
+    fn rerank_query(
+        &mut self,
+        cost: &CostSpec,
+        rank_start: RankStart,
+        recipe: &Recipe,
+        seed: u64,
+    ) -> Status<Outcome> {
+        let Engine { core, q, .. } = self;
+        let Core::Ppg(ppg) = core else {
+            return Err(ppg_status::Unsupported);
+        };
+        let (n, sessions) = (q.n, q.sessions);
+        dense_groups(&q.group[..n], &mut q.dense[..n])?;
+        exposure::fill(rank_start, &mut q.exposure[..n]);
+        exposure::fill(RankStart::Zero, &mut q.discount[..n]);
+        // The items come in their input ranking: a falling score keeps that order.
+        for (k, s) in q.score[..n].iter_mut().enumerate() {
+            *s = (n - k) as f64;
+        }
+        let query = RecipeQuery {
+            score: &q.score[..n],
+            utility: &q.utility[..n],
+            group: &q.dense[..n],
+            sessions,
+            seed,
+        };
+        let tables = Tables {
+            exposure: &q.exposure[..n],
+            discount: &q.discount[..n],
+        };
+        let work = Workspace {
+            order: &mut q.spare[..n],
+            utility: &mut q.sorted_utility[..n],
+            group: &mut q.sorted_group[..n],
+        };
+        let out = &mut q.locals[..n * sessions];
+        Ok(ppg.rerank(&query, cost, &tables, recipe, work, out)?)
     }
 
     /// The built-in objective's cost of a ranking given as ids.
@@ -550,7 +687,7 @@ impl<'a> Engine<'a> {
         let (total, sessions) = (self.q.total(), self.q.sessions);
         // The objective borrows the query's scratch mutably: lend the ranking out meanwhile.
         let locals = core::mem::take(&mut self.q.locals);
-        let value = self.q.with_objective(spec, |objective| {
+        let value = self.q.with_objective(spec, |objective, _| {
             Ok(objective.cost(&locals[..total], sessions))
         });
         self.q.locals = locals;
@@ -560,18 +697,23 @@ impl<'a> Engine<'a> {
 }
 
 /// A training run of either method; PPG on a fresh query first moves its weights to
-/// `initial_weight` and moves them back should the run fail.
-fn run(
+/// `initial_weight` and moves them back should the run fail, and with `config.hold` holds
+/// the order within `groups` for the run (the core releases it, after the run or on error).
+fn run<O: Objective + ?Sized, G: PartialEq>(
     core: &mut Core,
     fresh: &mut bool,
     layout_batch: usize,
     config: &ppg_train_config,
-    objective: &mut impl Objective,
+    groups: &[G],
+    objective: &mut O,
 ) -> Status<crate::types::ppg_train_report> {
     let r = match core {
         Core::Ppg(ppg) => {
             let recipe = config.ppg(layout_batch)?;
             let w = config.initial_weight()?;
+            if config.hold && !config.intra {
+                ppg.hold_order_within(groups)?;
+            }
             let reweighted = *fresh && w != QUERY_WEIGHT;
             // Moving the weights drops a pending batch; should the run fail, the weights
             // move back and the batch is drawn again, the same as before.

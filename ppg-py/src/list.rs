@@ -3,9 +3,10 @@
 //! forbidden pairs go through the same steps with the engine's constraint calls added.
 
 use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray1};
-use ppg_cli::cost::{Cost, CostSpec, Tables};
-use ppg_cli::optimise::{self, ranking_by, PpgRecipe};
+use ppg_cli::cost::{Cost, Tables};
+use ppg_cli::optimise::{self, ranking_by};
 use ppg_cli::rerank_query::{self, query_seed};
+use ppg_core::Recipe;
 use ppg_core::{Dims, Error, Objective, Ppg};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -68,14 +69,15 @@ pub fn rerank_list<'py>(
         (Some(spec), None) => {
             let list = List::new(score, group, forbid, sessions)?;
             let utility_s = optimise::permute(utility, &list.order);
-            let mut cost = Cost::new(spec, &utility_s, &list.group, &tables)
+            let view = tables.view();
+            let mut cost = Cost::new(spec, &utility_s, &list.group, &view)
                 .map_err(|e| refused("utility or groups", e))?;
             list.run(
                 &mut engine,
                 seed,
                 &recipe,
                 &mut cost,
-                meaningful(spec, utility, group),
+                spec.meaningful(utility, group),
             )
             .map_err(|e| refused("rerank", e))?
         }
@@ -115,11 +117,6 @@ pub fn rerank_list<'py>(
     };
     let ranking: Vec<i64> = ranking.into_iter().map(i64::from).collect();
     Ok((PyArray1::from_vec(py, ranking), before, after))
-}
-
-/// As in `rerank_query`: a metric without meaning for the list has nothing to optimise.
-fn meaningful(spec: &CostSpec, utility: &[f64], group: &[u8]) -> bool {
-    spec.ndcg.is_some() || spec.metric.valid(utility, group)
 }
 
 /// A list in its starting order, with its constraints in starting positions.
@@ -165,7 +162,7 @@ impl List {
         &self,
         engine: &mut Ppg,
         seed: u64,
-        recipe: &PpgRecipe,
+        recipe: &Recipe,
         cost: &mut impl Objective,
         meaningful: bool,
     ) -> Result<(Vec<u16>, f64, f64), Error> {

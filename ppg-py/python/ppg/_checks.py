@@ -98,7 +98,7 @@ def options(**kw: Any) -> "dict[str, Any]":
         if isinstance(kw[key], bool) or not isinstance(kw[key], (int, float, np.integer, np.floating)):
             raise TypeError(f"{key}: expected a number, got {kw[key]!r}")
         kw[key] = float(kw[key])
-    for key in ("intra", "baseline", "grow", "hold"):
+    for key in ("intra", "baseline", "grow", "hold", "certify"):
         kw[key] = bool(kw[key])
     for key in ("sampler", "gradient", "mix_fairness", "rank_start"):
         if not isinstance(kw[key], str):

@@ -16,7 +16,7 @@ SEED_BY = ("index", "qid")
 #: The training and metric keywords, passed through to the extension as one dict.
 RECIPE = (
     "sessions", "intra", "epochs", "batch", "lr", "patience", "sampler", "gradient",
-    "baseline", "grow", "hold", "levels", "mix_fairness", "mix_weight", "ndcg_k", "initial_weight",
+    "baseline", "grow", "hold", "certify", "levels", "mix_fairness", "mix_weight", "ndcg_k", "initial_weight",
     "rank_start",
 )
 
@@ -44,6 +44,7 @@ def rerank_frame(
     baseline: bool = False,
     grow: bool = True,
     hold: bool = True,
+    certify: bool = True,
     levels: int = 5,
     mix_fairness: str = "eel",
     mix_weight: float = 1.0,
@@ -52,8 +53,13 @@ def rerank_frame(
     rank_start: str = "one",
 ) -> pd.DataFrame:
     """Re-ranks every query of ``df`` and returns the rankings as rows
-    ``qid, session, rank, item`` (sessions and ranks from 1), queries in order of first
-    appearance.
+    ``qid, session, rank, item, certified, gap`` (sessions and ranks from 1), queries in
+    order of first appearance. ``certified`` says that the query's rankings are within
+    1e-8 of the metric's exact optimum, and ``gap`` is how far above it they are (NaN
+    where the metric has no bound: an NDCG mix, more than two groups), as ``ppg rerank
+    --report`` writes them; both repeat on every row of the query. With ``certify``
+    (default) training stops once certified; ``certify=False`` trains on until patience
+    runs out and computes no bound.
 
     The columns are those of ``ppg rerank``'s input, named by the keywords: a query's rows
     need not be contiguous, its starting ranking is its rows by ``score`` descending (ties:
@@ -81,7 +87,7 @@ def rerank_frame(
     ...                    "group": ["x", "x", "y", "y", "x", "y", "y"]})
     >>> out = ppg.rerank_frame(df, metric="eel", sessions=2, seed=7)
     >>> list(out.columns), len(out)
-    (['qid', 'session', 'rank', 'item'], 14)
+    (['qid', 'session', 'rank', 'item', 'certified', 'gap'], 14)
     """
     arguments = locals()
     return _rerank_rows(
@@ -182,7 +188,7 @@ def _rerank_rows(
     lengths = np.bincount(codes, minlength=len(names))
     offsets = np.concatenate(([0], np.cumsum(lengths))).astype(np.int64)
     opts = _checks.options(metric=metric, **options)
-    rows, _, _ = rerank_many(
+    rows, _, _, certified, gap = rerank_many(
         np.ascontiguousarray(s[order]),
         np.ascontiguousarray(u[order]),
         np.ascontiguousarray(g_codes[order], dtype=np.uint8),
@@ -203,5 +209,7 @@ def _rerank_rows(
             "session": t // n_of_row + 1,
             "rank": t % n_of_row + 1,
             "item": items.to_numpy()[order[rows]],
+            "certified": np.repeat(certified, per_query),
+            "gap": np.repeat(gap, per_query),
         }
     )

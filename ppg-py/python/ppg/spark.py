@@ -35,7 +35,8 @@ def rerank(
     **recipe: Any,
 ) -> Any:
     """Re-ranks every query of the Spark DataFrame ``df``; returns a Spark DataFrame
-    ``qid, session, rank, item`` (types of ``qid`` and ``item`` kept).
+    ``qid, session, rank, item, certified, gap`` (types of ``qid`` and ``item`` kept; see
+    :func:`ppg.rerank_frame` for the certificate).
 
     The column keywords, ``metric``, ``seed`` and the recipe keywords (``sessions``,
     ``intra``, ``epochs``, ...) are :func:`ppg.rerank_frame`'s. ``buckets`` is how many
@@ -46,7 +47,7 @@ def rerank(
     distinct group names before the job.
     """
     from pyspark.sql import functions as F
-    from pyspark.sql.types import LongType, StructField, StructType
+    from pyspark.sql.types import BooleanType, DoubleType, LongType, StructField, StructType
 
     for argument, name in (("qid", qid), ("item", item), ("score", score), ("group", group)):
         if name not in df.columns:
@@ -66,6 +67,8 @@ def rerank(
             StructField("session", LongType(), False),
             StructField("rank", LongType(), False),
             StructField("item", fields[item].dataType, False),
+            StructField("certified", BooleanType(), False),
+            StructField("gap", DoubleType(), True),
         ]
     )
     options = frame.recipe(**recipe)
