@@ -253,12 +253,30 @@ inline Status check_version() noexcept {
   return Status(status, "ppg_check_version");
 }
 
-// The library's default recipe (ppg_train_config_init), to start from.
+// The recommended recipe (ppg_train_config_init): input scored, grown over sessions, order
+// within groups held for a first run, certified where the objective has an exact optimum;
+// what `ppg rerank` and the Python package run.
 inline Result<TrainConfig> try_default_train_config() noexcept {
   TrainConfig c{};
   const Status s(ppg_train_config_init(&c, sizeof c), "ppg_train_config_init");
   if (!s) return s;
   return c;
+}
+
+// The paper's reference run (ppg_train_config_init_reference): input not scored, no
+// growing, no holding, no certificate.
+inline Result<TrainConfig> try_reference_train_config() noexcept {
+  TrainConfig c{};
+  const Status s(ppg_train_config_init_reference(&c, sizeof c),
+                 "ppg_train_config_init_reference");
+  if (!s) return s;
+  return c;
+}
+
+// The seed `ppg rerank --seed seed` and the Python package give the query at `index`
+// (0-based, in input order) of a file (ppg_query_seed): with Engine::rerank, their rankings.
+inline std::uint64_t query_seed(std::uint64_t seed, std::uint64_t index) noexcept {
+  return ppg_query_seed(seed, index);
 }
 
 // The default objective, EEL (ppg_objective_config_init); `metric` picks another.
@@ -312,6 +330,7 @@ inline std::optional<std::string> last_panic_message() {
 
 #if PPG_HPP_EXCEPTIONS
 inline TrainConfig default_train_config() { return try_default_train_config().value(); }
+inline TrainConfig reference_train_config() { return try_reference_train_config().value(); }
 inline ObjectiveConfig default_objective(ppg_metric metric = PPG_METRIC_EEL) {
   return try_default_objective(metric).value();
 }
@@ -325,6 +344,12 @@ inline Layout layout(Method method, std::size_t items, std::size_t sessions, std
 struct Best {
   std::vector<std::uint64_t> ranking;  // items * sessions ids, session after session
   double cost = 0.0;
+};
+
+// A query re-ranked in one call: its rankings and what the run did (certificate included).
+struct Reranked {
+  std::vector<std::uint64_t> ranking;  // items * sessions ids, session after session
+  TrainReport report{};
 };
 
 // An engine. Move-only; a default-constructed or moved-from Engine holds nothing and may
@@ -498,6 +523,36 @@ class Engine {
     return report;
   }
 
+  // Re-ranks one query in one call (ppg_engine_rerank): `items` in their input ranking
+  // become the query, shown in `sessions` sessions, trained with `config` (normally
+  // default_train_config(), the recommended recipe) against the built-in `objective`,
+  // the generator seeded with `seed` (query_seed() gives ppg rerank's); the rankings go to
+  // `out` (exactly items.size() * sessions ids). The same items, objective, recipe and
+  // seed give what `ppg rerank` and Python give. Allocates nothing.
+  Result<TrainReport> try_rerank(Span<const Item> items, std::size_t sessions,
+                                 const ObjectiveConfig& objective, const TrainConfig& config,
+                                 std::uint64_t seed, Span<std::uint64_t> out) noexcept {
+    Result<TrainReport> report = try_empty_train_report();
+    if (!report) return report;
+    const Status s(ppg_engine_rerank(engine_, items.data(), items.size(), sessions, &objective,
+                                     &config, seed, out.data(), out.size(), &*report),
+                   "ppg_engine_rerank");
+    if (!s) return s;
+    return report;
+  }
+  // The same into a new Reranked.
+  Result<Reranked> try_rerank(Span<const Item> items, std::size_t sessions,
+                              const ObjectiveConfig& objective, const TrainConfig& config,
+                              std::uint64_t seed) {
+    Reranked r;
+    r.ranking.resize(items.size() * sessions);
+    const Result<TrainReport> report =
+        try_rerank(items, sessions, objective, config, seed, r.ranking);
+    if (!report) return report.status();
+    r.report = *report;
+    return r;
+  }
+
   // The built-in objective's cost of `ranking` (ranking_len() ids).
   Result<double> try_evaluate(const ObjectiveConfig& objective,
                               Span<const std::uint64_t> ranking) const noexcept {
@@ -543,6 +598,15 @@ class Engine {
   }
   TrainReport train_builtin(const TrainConfig& config, const ObjectiveConfig& objective) {
     return try_train_builtin(config, objective).value();
+  }
+  TrainReport rerank(Span<const Item> items, std::size_t sessions,
+                     const ObjectiveConfig& objective, const TrainConfig& config,
+                     std::uint64_t seed, Span<std::uint64_t> out) {
+    return try_rerank(items, sessions, objective, config, seed, out).value();
+  }
+  Reranked rerank(Span<const Item> items, std::size_t sessions, const ObjectiveConfig& objective,
+                  const TrainConfig& config, std::uint64_t seed) {
+    return try_rerank(items, sessions, objective, config, seed).value();
   }
   double evaluate(const ObjectiveConfig& objective, Span<const std::uint64_t> ranking) const {
     return try_evaluate(objective, ranking).value();

@@ -295,6 +295,7 @@ fn cpp_wrapper_is_warning_free_with_gxx_and_clangxx_cpp17_and_cpp20() {
     for compiler in ["g++", "clang++"] {
         for std in ["-std=c++17", "-std=c++20"] {
             cxx(compiler, "rerank.cpp", &[std], &[], &object, false);
+            cxx(compiler, "doors.cpp", &[std, "-fno-exceptions"], &[], &object, false);
             cxx(compiler, "test_ppg_hpp.cpp", &[std], &[], &object, false);
             cxx(
                 compiler,
@@ -477,16 +478,17 @@ fn java_jna_test_passes() {
 }
 
 /// The same answer from every door (issue 29): the rows of `tests/doors/rows.tsv` and seed 11
-/// through `ppg rerank`, the C API (`c-examples/c/doors.c`), Go (`TestDoors`) and Java
-/// (`ppg.Doors`), each with its recommended recipe, EEL over 3 sessions: identical rankings.
-/// (Python's `rerank_frame` is held to `ppg rerank`'s output by the Python suite; the C++
-/// wrapper calls the same C functions.)
+/// through `ppg rerank`, the C API (`c-examples/c/doors.c`), C++ (`c-examples/cpp/doors.cpp`,
+/// ppg.hpp without exceptions), Go (`TestDoors`) and Java (`ppg.Doors`), each with its
+/// recommended recipe, EEL over 3 sessions: identical rankings. (Python's `rerank_frame` is
+/// held to `ppg rerank`'s output by the Python suite.)
 #[test]
 fn every_door_gives_the_same_rankings() {
     if !require(
         "doors",
         &[
             ("cc", "--version", "gcc (build-essential)"),
+            GXX,
             GO,
             JAVAC,
             JAVA,
@@ -549,6 +551,18 @@ fn every_door_gives_the_same_rankings() {
     );
     let c = run("doors (C)", Command::new(&exe).arg(&rows));
     assert_eq!(c, expected, "the C door differs from ppg rerank");
+
+    let exe = work.join("doors-cpp");
+    cxx(
+        "g++",
+        "doors.cpp",
+        &["-std=c++17", "-O1", "-fno-exceptions"],
+        &[],
+        &exe,
+        true,
+    );
+    let cpp = run("doors (C++)", Command::new(&exe).arg(&rows));
+    assert_eq!(cpp, expected, "the C++ door differs from ppg rerank");
 
     let go_out = work.join("go.tsv");
     run(

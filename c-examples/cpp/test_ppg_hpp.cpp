@@ -242,6 +242,53 @@ void statuses() {
   expect(!ppg::last_panic_message().has_value(), "no panic caught on this thread");
 }
 
+// The one call: the recommended recipe re-ranks a query, the same seed gives the same
+// rankings, and the query stays set for best().
+void one_call() {
+  const ppg::Result<ppg::TrainConfig> recommended = ppg::try_default_train_config();
+  const ppg::Result<ppg::TrainConfig> reference = ppg::try_reference_train_config();
+  expect(recommended.ok() && reference.ok(), "both recipes");
+  expect(recommended->score_input && recommended->grow && !reference->score_input &&
+             !reference->grow,
+         "the recommended recipe scores the input and grows, the reference run does neither");
+  const ppg::Result<ppg::ObjectiveConfig> eel = ppg::try_default_objective(PPG_METRIC_EEL);
+  expect(ppg::query_seed(kSeed, 0) != ppg::query_seed(kSeed, 1), "queries get their own seeds");
+
+  std::vector<std::uint64_t> first;
+  for (int run = 0; run < 2; ++run) {
+    // A different engine seed each time: rerank reseeds with its own.
+    auto made = ppg::Engine::try_create(ppg::Method::Ppg, kItems, kSessions, kBatch,
+                                        kSeed + static_cast<std::uint64_t>(run));
+    expect(made.ok(), "try_create for rerank");
+    if (!made) return;
+    std::array<std::uint64_t, kItems * kSessions> out{};
+    const ppg::Result<ppg::TrainReport> report =
+        made->try_rerank(kQuery, kSessions, *eel, *recommended, ppg::query_seed(kSeed, 0), out);
+    expect(report.ok() && report->samples > 0, "try_rerank into an array");
+    const ppg::Result<ppg::Best> best = made->try_best();
+    expect(best.ok() && std::equal(out.begin(), out.end(), best->ranking.begin()),
+           "best() reads what rerank wrote");
+    const ppg::Result<ppg::Reranked> again =
+        made->try_rerank(kQuery, kSessions, *eel, *recommended, ppg::query_seed(kSeed, 0));
+    expect(again.ok() && std::equal(out.begin(), out.end(), again->ranking.begin()),
+           "try_rerank into a vector gives the same rankings");
+    if (run == 0) {
+      first.assign(out.begin(), out.end());
+    } else {
+      expect(std::equal(out.begin(), out.end(), first.begin()),
+             "the same rows and seed give the same rankings whatever the engine's seed");
+    }
+    std::array<std::uint64_t, kItems * kSessions + 1> too_long{};
+    expect_status(made->try_rerank(kQuery, kSessions, *eel, *recommended, 1, too_long).status(),
+                  PPG_STATUS_INVALID_ARGUMENT, "ppg_engine_rerank", "out of the wrong length");
+  }
+  auto pl = ppg::Engine::try_create(ppg::Method::PlackettLuce, kItems, kSessions, kBatch, kSeed);
+  expect(pl.ok(), "PL engine for rerank");
+  if (!pl) return;
+  expect_status(pl->try_rerank(kQuery, kSessions, *eel, *recommended, 1).status(),
+                PPG_STATUS_UNSUPPORTED, "ppg_engine_rerank", "PL does not rerank");
+}
+
 // An engine in caller memory trains as the heap engine of the same seed does.
 void placed() {
   const ppg::Result<ppg::Layout> layout =
@@ -315,6 +362,19 @@ void exceptions() {
     expect_status(engine.try_best().status(), PPG_STATUS_NO_RESULT, "ppg_engine_best",
                   "rolled back after the throw");
   }
+  std::array<std::uint64_t, kItems * kSessions + 1> too_long{};
+  try {
+    (void)engine.rerank(kQuery, kSessions, ppg::default_objective(),
+                        ppg::reference_train_config(), 1, too_long);
+    expect(false, "rerank into the wrong length should throw");
+  } catch (const ppg::Error& e) {
+    expect(e.code() == PPG_STATUS_INVALID_ARGUMENT, "rerank throws INVALID_ARGUMENT");
+  }
+  const ppg::Reranked reranked = engine.rerank(kQuery, kSessions, ppg::default_objective(),
+                                               ppg::default_train_config(), 5);
+  expect(reranked.ranking.size() == kItems * kSessions && reranked.report.samples > 0,
+         "rerank trains");
+  engine.set_query(kQuery, kSessions);
   const ppg::TrainReport report =
       engine.train_builtin(ppg::default_train_config(), ppg::default_objective());
   const ppg::Best best = engine.best();
@@ -336,6 +396,7 @@ int main() {
   expect(ppg::check_version().ok(), "this library serves this header");
   ranges();
   statuses();
+  one_call();
   placed();
 #if PPG_HPP_EXCEPTIONS
   exceptions();

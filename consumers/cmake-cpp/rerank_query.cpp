@@ -1,6 +1,7 @@
-// One query re-ranked through ppg.hpp exactly as `ppg rerank` re-ranks it by default: the
-// C++ consumer (see CMakeLists.txt). The query, its seed and the CLI's recipe are those of
-// ../common/rerank_query.c (the C and firmware consumers), and so is the output: the
+// One query re-ranked through ppg.hpp as `ppg rerank` re-ranks it by default, in one call
+// (Engine::rerank, the recommended recipe): the C++ consumer (see CMakeLists.txt). The
+// query and its seed are those of ../common/rerank_query.c (the C and firmware consumers,
+// which spell the recipe out call by call), and so is the output: the
 // query's rows ("input" lines, the CLI's input file) and its re-ranking ("output" lines,
 // as `ppg rerank --sessions 2 --seed 7` prints it), which the suite compares with the
 // CLI's. Exits 1 with the wrapper's message on a failure.
@@ -69,16 +70,12 @@ int main() {
   }
 
   try {
-    ppg::Engine engine(ppg::Method::Ppg, kRows, kSessions, QUERY_BATCH,
-                       query_seed(QUERY_SEED, 0));
-    engine.set_query(items, kSessions);
-    engine.hold_order_within_groups();
-    ppg::TrainConfig config = ppg::default_train_config();
-    config.score_input = true;
-    config.grow = true;
-    engine.train_builtin(config, ppg::default_objective(PPG_METRIC_EEL));
+    // The one call with the recommended recipe and the CLI's seed of the file's first
+    // query: what `ppg rerank` does with these rows.
+    ppg::Engine engine(ppg::Method::Ppg, kRows, kSessions, QUERY_BATCH, 0);
     std::array<std::uint64_t, kRows * kSessions> best{};
-    engine.best(best);
+    engine.rerank(items, kSessions, ppg::default_objective(PPG_METRIC_EEL),
+                  ppg::default_train_config(), ppg::query_seed(QUERY_SEED, 0), best);
 
     std::printf("output\tqid\tsession\trank\titem\n");
     for (std::size_t s = 0; s < kSessions; ++s) {

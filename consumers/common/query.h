@@ -1,7 +1,7 @@
-/* The query every consumer re-ranks, and how `ppg rerank --sessions 2 --seed 7` seeds it:
- * shared by rerank_query.c (the C and firmware consumers) and ../cmake-cpp/rerank_query.cpp
- * (the C++ one), so that all of them are checked against the CLI on the same rows. C11 and
- * C++17, freestanding (stdint.h only). */
+/* The query every consumer re-ranks with `ppg rerank --sessions 2 --seed 7`'s settings (its
+ * seed: ppg_query_seed(QUERY_SEED, 0)): shared by rerank_query.c (the C and firmware
+ * consumers) and ../cmake-cpp/rerank_query.cpp (the C++ one), so that all of them are
+ * checked against the CLI on the same rows. C11 and C++17, freestanding (stdint.h only). */
 #ifndef PPG_CONSUMER_QUERY_H
 #define PPG_CONSUMER_QUERY_H
 
@@ -25,17 +25,5 @@ static const struct query_row {
     {"d09", 688, "B"}, {"d10", 650, "A"}, {"d11", 612, "A"}, {"d12", 590, "B"},
     {"d13", 577, "A"}, {"d14", 530, "B"}, {"d15", 498, "A"}, {"d16", 455, "A"},
 };
-
-/* ppg-cli/src/seed.rs: SplitMix64's finaliser, and the seed of query `index`. */
-static uint64_t query_mix(uint64_t z) {
-  z += 0x9e3779b97f4a7c15u;
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
-  return z ^ (z >> 31);
-}
-
-static uint64_t query_seed(uint64_t seed, uint64_t index) {
-  return query_mix(query_mix(seed) ^ query_mix(index));
-}
 
 #endif /* PPG_CONSUMER_QUERY_H */

@@ -12,7 +12,7 @@
  * The CLI's default recipe in C calls (ppg-cli/src/rerank.rs, rerank_query.rs,
  * optimise.rs): the starting ranking by score, descending, ties later row first; the
  * score as utility (no label column); groups numbered in order of first appearance; the
- * query's seed derived from --seed and its index (ppg-cli/src/seed.rs, SplitMix64);
+ * query's seed derived from --seed and its index (ppg_query_seed, as ppg rerank's);
  * items of a group held in order for the first part of the run; the input ranking
  * scored; growing over sessions; EEL with 5 grade levels and the exposure counted from
  * rank 1; 50 epochs of 16 samples, learning rate 0.4, patience 20. No C library needed. */
@@ -123,7 +123,8 @@ int main(void) {
   if (size > sizeof engine_mem || align > 16) return fail("engine_mem too small", status);
   ppg_engine *engine;
   status = ppg_engine_init(engine_mem, sizeof engine_mem, PPG_METHOD_PPG, QUERY_ROWS,
-                           QUERY_SESSIONS, QUERY_BATCH, query_seed(QUERY_SEED, 0), &engine);
+                           QUERY_SESSIONS, QUERY_BATCH, ppg_query_seed(QUERY_SEED, 0),
+                           &engine);
   if (status != PPG_STATUS_OK) return fail("ppg_engine_init", status);
   status = ppg_engine_set_query(engine, items, QUERY_ROWS, QUERY_SESSIONS);
   if (status != PPG_STATUS_OK) return fail("ppg_engine_set_query", status);
