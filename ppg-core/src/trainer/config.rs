@@ -100,7 +100,15 @@ impl TrainConfig {
                 "need 0 <= clamp_min <= clamp_max <= 1",
             ));
         }
-        if self.certify.is_some_and(|t| !(t.is_finite() && t >= 0.0)) {
+        // On the bits: a double comparison is a software routine on a single-precision FPU,
+        // and this check runs there too (350 bytes of flash as comparisons).
+        let bad_tolerance = |t: f64| {
+            let bits = t.to_bits();
+            let negative = bits >> 63 == 1 && bits << 1 != 0;
+            let not_finite = (bits >> 52) & 0x7ff == 0x7ff;
+            negative || not_finite
+        };
+        if self.certify.is_some_and(bad_tolerance) {
             return Err(Error::InvalidConfig(
                 "certify's tolerance must be finite and >= 0",
             ));

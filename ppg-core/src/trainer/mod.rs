@@ -70,7 +70,15 @@ impl<'a> Trainer<'a> {
     pub(crate) fn new(arena: &mut Arena<'a>, dims: Dims) -> Result<Self, Error> {
         Ok(Trainer {
             state: TrainState::new(arena, dims)?,
-            work: bytemuck::cast_slice_mut(arena.take::<f64>(StepScratch::len(dims).div_ceil(2))?),
+            // A `f64` region is a whole number of `f32`s, aligned for both: the cast cannot
+            // fail, and the fallible form keeps a panic's formatting out of a firmware image.
+            work: bytemuck::try_cast_slice_mut(
+                arena.take::<f64>(StepScratch::len(dims).div_ceil(2))?,
+            )
+            .map_err(|_| Error::MemoryTooSmall {
+                needed: Self::bytes(dims),
+                available: 0,
+            })?,
             costs: arena.take(dims.batch)?,
             kept: arena.take(dims.total())?,
             bound: None,
@@ -96,8 +104,8 @@ impl<'a> Trainer<'a> {
         if self.bound_sessions != sessions {
             // The step's scratch is free between steps, and `StepScratch::len` is above
             // `2 (n + 1)` for every `n`: `n (n - 1) / 2 + 512 > 2 n + 2`.
-            let work = bytemuck::cast_slice_mut::<f32, f64>(&mut self.work[..2 * (n + 1)]);
-            self.bound = objective.lower_bound(sessions, work);
+            let work = bytemuck::try_cast_slice_mut::<f32, f64>(&mut self.work[..2 * (n + 1)]);
+            self.bound = work.ok().and_then(|w| objective.lower_bound(sessions, w));
             self.bound_sessions = sessions;
         }
         self.bound
