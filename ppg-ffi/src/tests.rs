@@ -528,4 +528,32 @@ fn rerank_in_one_call_is_the_core_recipe() {
         )
     };
     assert_eq!(st, ppg_status::Unsupported);
+
+    // A refusal the objective finds over the new query leaves the engine without one.
+    let dtr = ppg_objective_config {
+        metric: ppg_metric::Dtr as u32,
+        ..objective
+    };
+    let mut negative = query.clone();
+    negative[2].utility = -1.0;
+    let st = unsafe {
+        ppg_engine_rerank(
+            e,
+            negative.as_ptr(),
+            ITEMS,
+            SESSIONS,
+            &dtr,
+            &config,
+            seed,
+            out.as_mut_ptr(),
+            out.len(),
+            ptr::null_mut(),
+        )
+    };
+    assert_eq!(st, ppg_status::InvalidArgument);
+    let mut len = 0;
+    assert_eq!(
+        unsafe { ppg_engine_ranking_len(e, &mut len) },
+        ppg_status::NoQuery
+    );
 }
