@@ -258,7 +258,7 @@ fn task(c: &Checks, index: usize, mut query: Query, groups: &[String]) -> Result
         (Some(l), true) => (l, "label"),
         _ => (query.score.clone(), "score"),
     };
-    if let Err((i, why)) = ppg_cli::cost::check_utility(&c.spec, &utility) {
+    if let Err((i, why)) = ppg_cli::cost::check_utility(c.spec, &utility) {
         return Err(CliError::input(
             c.path,
             query.lines[i],
