@@ -138,13 +138,11 @@ pub fn print_trained(
     let best_epoch = report.best_epoch.map_or(-1, i64::from);
     keyed(out, prefix, "best_epoch", &[best_epoch])?;
     keyed(out, prefix, "best_cost_bits", &[report.best_cost.to_bits()])?;
-    // The sessions one after the other, as the host's flat ranking.
-    let (best, cost) = ppg.best_ranking().ok_or(Failure::NoBest)?;
-    write!(out, "{prefix}best")?;
-    for id in best.iter().flatten() {
-        write!(out, " {id}")?;
-    }
-    out.write_char('\n')?;
+    // The sessions one after the other, as the host's flat ranking: the engine's own
+    // slice, not `best_ranking`'s bounded copy, which would only be flattened again here
+    // at a cost in flash (its copy and capacity checks).
+    let (best, cost) = ppg.best().ok_or(Failure::NoBest)?;
+    keyed(out, prefix, "best", best)?;
     keyed(out, prefix, "cost_bits", &[cost.to_bits()])?;
     Ok(())
 }
