@@ -21,10 +21,8 @@ use core::fmt::Write;
 use core::panic::PanicInfo;
 use cortex_m_rt::entry;
 use cortex_m_semihosting::{debug, hio, nr, syscall};
-use ppg_core::{fixed_memory, Dims, FixedMemory, FixedPpg, Ppg, SamplerMode};
+use ppg_core::{Dims, FixedMemory, Ppg, SamplerMode};
 
-/// The memory of the sampling measurement's engine: 4 sessions of 20 items, batch 16.
-type Memory4x20 = fixed_memory!(20, 4, 16);
 /// Engine shapes whose RAM is reported, with `Ppg::bytes` of each, evaluated when
 /// compiling (as a firmware author's buffer is): the image holds no copy of its code.
 const SHAPES: [(Dims, usize); 4] = {
@@ -46,11 +44,9 @@ const CALIBRATION: u32 = 1_000_000;
 
 #[entry]
 fn main() -> ! {
-    // cortex-m-rt hands each `static mut` declared here to `main` as a `&'static mut`:
-    // the engines live in .bss, not on the stack, each in memory of its own shape.
-    static mut GOLDEN_SAMPLES: report::SampleMemory = FixedMemory::new();
-    static mut GOLDEN_TRAIN: report::TrainMemory = FixedMemory::new();
-    static mut ENGINE_4X20: Memory4x20 = FixedMemory::new();
+    // cortex-m-rt hands a `static mut` declared here to `main` as a `&'static mut`: the
+    // engines live in .bss, not on the stack, one after the other in one memory.
+    static mut MEMORY: report::Memory = FixedMemory::new();
 
     let mut out = hio::hstdout().unwrap_or_else(|()| exit(false));
     let mut cmdline = [0u8; 64];
@@ -63,14 +59,14 @@ fn main() -> ! {
     }
     if mode == "train" {
         // The training run alone, for instruction profiles of it.
-        let result = report::trained::<f32>(GOLDEN_TRAIN)
+        let result = report::trained::<f32>(MEMORY)
             .and_then(|(ppg, report)| report::print_trained(&mut out, "single_", &ppg, &report));
         exit(result.is_ok());
     }
     if mode == "sample" {
         // 4 x 20 uncorrected samples alone, for instruction profiles of them.
         let mut ranking = [0u16; 80];
-        let result = engine_4x20(ENGINE_4X20).and_then(|mut ppg| {
+        let result = engine_4x20(MEMORY).and_then(|mut ppg| {
             (0..SAMPLES)
                 .try_for_each(|_| ppg.sample(SamplerMode::Uncorrected, &mut ranking).map(drop))
         });
@@ -79,8 +75,8 @@ fn main() -> ! {
     let core = cortex_m::Peripherals::take().unwrap_or_else(|| exit(false));
     let mut counter = count::Counter::new(core.SYST);
 
-    let result = report::golden(&mut out, GOLDEN_SAMPLES, GOLDEN_TRAIN)
-        .and_then(|()| measure(&mut out, &mut counter, GOLDEN_TRAIN, ENGINE_4X20));
+    let result =
+        report::golden(&mut out, MEMORY).and_then(|()| measure(&mut out, &mut counter, MEMORY));
     if let Err(e) = result {
         let _ = writeln!(out, "error {e}");
         exit(false);
@@ -103,13 +99,12 @@ static __INTERRUPTS: [unsafe extern "C" fn(); 32] = [{
 fn measure(
     out: &mut impl Write,
     counter: &mut count::Counter,
-    train: &mut report::TrainMemory,
-    sample: &mut Memory4x20,
+    mem: &mut report::Memory,
 ) -> Result<(), report::Failure> {
     let ((), n) = counter.measure(|| count::calibrate(CALIBRATION));
     writeln!(out, "measure calibration_loop_{CALIBRATION} {}", Count(n))?;
 
-    let (trained, n) = counter.measure(|| report::trained::<f32>(train));
+    let (trained, n) = counter.measure(|| report::trained::<f32>(mem));
     let (_, report) = trained?;
     writeln!(
         out,
@@ -118,7 +113,7 @@ fn measure(
         report.epochs
     )?;
 
-    let mut ppg = engine_4x20(sample)?;
+    let mut ppg = engine_4x20(mem)?;
     let mut ranking = [0u16; 80];
     let (first, n) = counter.measure(|| ppg.sample(SamplerMode::Uncorrected, &mut ranking));
     first?;
@@ -141,7 +136,7 @@ fn measure(
 }
 
 /// A 4 x 20 engine at weights 0.5, seeded as the golden values.
-fn engine_4x20(mem: &mut Memory4x20) -> Result<FixedPpg<'_, 20, 4, 16>, ppg_core::Error> {
+fn engine_4x20(mem: &mut report::Memory) -> Result<report::Engine<'_>, ppg_core::Error> {
     let mut ppg = mem.engine(report::SEED)?;
     ppg.start(20, 4, 0.5)?;
     Ok(ppg)

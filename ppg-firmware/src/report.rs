@@ -6,12 +6,13 @@ use core::fmt::{self, Write};
 use ppg_core::objective::{exposure, Eel, RankStart, Real};
 use ppg_core::{fixed_memory, FixedPpg, Objective, Rng, SamplerMode, TrainConfig, TrainReport};
 
-/// The memory of the golden first samples' engine: 8 items, 2 sessions, batch 1.
-pub type SampleMemory = fixed_memory!(8, 2, 1);
-/// The memory of the golden training run's engine: 10 items, 4 sessions, batch 16.
-pub type TrainMemory = fixed_memory!(10, 4, 16);
-/// The golden training run's engine.
-pub type TrainEngine<'m> = FixedPpg<'m, 10, 4, 16>;
+/// The memory every engine of the image takes in turn, of the largest shape it runs (the
+/// 4 x 20 measurement's: 20 items, 4 sessions, batch 16): the golden first samples
+/// (8 x 2) and training run (10 x 4) are queries below its capacity. One memory, not one
+/// per shape, keeps the image's RAM at one engine's.
+pub type Memory = fixed_memory!(20, 4, 16);
+/// An engine laid out in [`Memory`].
+pub type Engine<'m> = FixedPpg<'m, 20, 4, 16>;
 /// The seed of every golden value.
 pub const SEED: u64 = 42;
 
@@ -57,15 +58,11 @@ fn line<T: fmt::Display>(out: &mut impl Write, key: &str, values: &[T]) -> fmt::
 }
 
 /// Prints every golden value: the generator's first outputs, the first samples of both
-/// samplers, the trained result with EEL in single precision (`single_` lines), with their
-/// engines in `samples` and `train`. The double-precision run of the golden values
+/// samplers, the trained result with EEL in single precision (`single_` lines), each
+/// engine laid out in `mem` in turn. The double-precision run of the golden values
 /// (`trained::<f64>`) is the C image's, whose built-in EEL is `f64`: this image holds one
 /// precision, as a firmware would, and its flash has no room for both.
-pub fn golden(
-    out: &mut impl Write,
-    samples: &mut SampleMemory,
-    train: &mut TrainMemory,
-) -> Result<(), Failure> {
+pub fn golden(out: &mut impl Write, mem: &mut Memory) -> Result<(), Failure> {
     let mut rng = Rng::new(SEED);
     line(
         out,
@@ -77,7 +74,7 @@ pub fn golden(
         ("uncorrected", SamplerMode::Uncorrected),
         ("corrected", SamplerMode::Corrected),
     ] {
-        let mut ppg = samples.engine(SEED)?;
+        let mut ppg = mem.engine(SEED)?;
         ppg.start(8, 2, 0.5)?;
         let mut ranking = [0u16; 16];
         for _ in 0..3 {
@@ -86,7 +83,7 @@ pub fn golden(
         }
     }
 
-    let (ppg, report) = trained::<f32>(train)?;
+    let (ppg, report) = trained::<f32>(mem)?;
     print_trained(out, "single_", &ppg, &report)
 }
 
@@ -95,7 +92,7 @@ pub fn golden(
 /// exposures up in `F`: `f64` is the golden value of ppg-core/tests/golden.rs, `f32` what
 /// firmware on a single-precision FPU runs (no software double routine in the training
 /// loop: the trainer keeps a single-precision objective's costs in `f32`).
-pub fn trained<F: Real>(mem: &mut TrainMemory) -> Result<(TrainEngine<'_>, TrainReport), Failure> {
+pub fn trained<F: Real>(mem: &mut Memory) -> Result<(Engine<'_>, TrainReport), Failure> {
     let utility = [4.0, 4.0, 3.0, 3.0, 2.0, 1.0, 1.0, 0.0, 0.0, 0.0];
     let group = [0u8, 0, 0, 1, 0, 0, 1, 1, 0, 1];
     let mut table = [0f64; 10];
@@ -107,10 +104,10 @@ pub fn trained<F: Real>(mem: &mut TrainMemory) -> Result<(TrainEngine<'_>, Train
 
 /// The golden run's engine and training, the same code for either precision's objective.
 fn train<'m>(
-    mem: &'m mut TrainMemory,
+    mem: &'m mut Memory,
     group: &[u8],
     objective: &mut dyn Objective,
-) -> Result<(TrainEngine<'m>, TrainReport), Failure> {
+) -> Result<(Engine<'m>, TrainReport), Failure> {
     let mut ppg = mem.engine(SEED)?;
     ppg.start(10, 4, 0.5)?;
     ppg.keep_order_within(group)?;
@@ -123,7 +120,7 @@ fn train<'m>(
 pub fn print_trained(
     out: &mut impl Write,
     prefix: &str,
-    ppg: &TrainEngine,
+    ppg: &Engine,
     report: &TrainReport,
 ) -> Result<(), Failure> {
     fn keyed<T: fmt::Display>(
@@ -141,13 +138,11 @@ pub fn print_trained(
     let best_epoch = report.best_epoch.map_or(-1, i64::from);
     keyed(out, prefix, "best_epoch", &[best_epoch])?;
     keyed(out, prefix, "best_cost_bits", &[report.best_cost.to_bits()])?;
-    // The sessions one after the other, as the host's flat ranking.
-    let (best, cost) = ppg.best_ranking().ok_or(Failure::NoBest)?;
-    write!(out, "{prefix}best")?;
-    for id in best.iter().flatten() {
-        write!(out, " {id}")?;
-    }
-    out.write_char('\n')?;
+    // The sessions one after the other, as the host's flat ranking: the engine's own
+    // slice, not `best_ranking`'s bounded copy, which would only be flattened again here
+    // at a cost in flash (its copy and capacity checks).
+    let (best, cost) = ppg.best().ok_or(Failure::NoBest)?;
+    keyed(out, prefix, "best", best)?;
     keyed(out, prefix, "cost_bits", &[cost.to_bits()])?;
     Ok(())
 }
