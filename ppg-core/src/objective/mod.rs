@@ -3,15 +3,21 @@
 //! The metrics use only [`Error`](crate::Error); nothing here knows an engine, so any
 //! optimiser (PPG, Plackett-Luce, a caller's own) can cost rankings with them.
 
+mod awrf;
+mod browse;
 mod dtr;
 mod eel;
+mod expected_exposure;
 pub mod exposure;
 mod mix;
 mod ndcg;
 mod real;
 
+pub use awrf::{Awrf, AwrfCost, AwrfReport, AwrfTarget};
+pub use browse::{Browse, DEFAULT_PATIENCE};
 pub use dtr::Dtr;
 pub use eel::{Eel, MAX_LEVELS};
+pub use expected_exposure::{EeReport, EeValues, ExpectedExposure, Level, Measure};
 pub use exposure::{ExposureTable, RankStart};
 pub use mix::Mix;
 pub use ndcg::Ndcg;
