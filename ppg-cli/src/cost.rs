@@ -1,7 +1,10 @@
 //! The costs the optimisers minimise and the metrics the evaluation reports, built from
 //! `ppg_core::objective`.
 
-use ppg_core::objective::{exposure, Dtr, Eel, Mix, Ndcg, RankStart};
+use ppg_core::objective::{
+    exposure, Awrf, AwrfCost, AwrfTarget, Browse, Dtr, Eel, ExpectedExposure, Level, Measure, Mix,
+    Ndcg, RankStart,
+};
 use ppg_core::Objective;
 
 /// A fairness metric of the paper.
@@ -11,6 +14,13 @@ pub enum Metric {
     Dtr,
     /// Expected exposure loss.
     Eel,
+    /// Expected exposure as TREC Fair Ranking 2020 scored it: EE-L normalised per query,
+    /// under a browsing model (official: group level, cascade, patience 0.5).
+    Ee,
+    /// AWRF x NDCG as TREC Fair Ranking 2021 scored a ranking (the target: the relevant
+    /// items' group distribution averaged with the uniform one over groups `0..=max id`);
+    /// reported as the score, optimised as 1 - score.
+    Awrf,
 }
 
 impl Metric {
@@ -19,6 +29,8 @@ impl Metric {
         match self {
             Metric::Dtr => "dtr",
             Metric::Eel => "eel",
+            Metric::Ee => "ee",
+            Metric::Awrf => "awrf",
         }
     }
 
@@ -28,6 +40,8 @@ impl Metric {
         match self {
             Metric::Dtr => Dtr::valid(utility, group),
             Metric::Eel => Eel::valid(group),
+            Metric::Ee => ExpectedExposure::valid(utility, Level::Group),
+            Metric::Awrf => utility.iter().any(|&y| y > 0.0),
         }
     }
 }
@@ -41,6 +55,44 @@ pub struct CostSpec {
     pub levels: u32,
     /// `(weight, k)` of an NDCG@k term.
     pub ndcg: Option<(f64, usize)>,
+    /// The browsing model of [`Metric::Ee`] ([`Browse::OFFICIAL`]: the cascade, 0.5).
+    pub browse: Browse,
+    /// The level of [`Metric::Ee`] ([`Level::Group`] officially).
+    pub level: Level,
+}
+
+/// AWRF's background population: uniform over the groups `0..=max id` (the protocol's
+/// two); TREC 2021 used the world's population by region, which these groups have none of.
+const AWRF_POPULATION: [f64; ppg_core::objective::MAX_GROUPS] =
+    [1.0; ppg_core::objective::MAX_GROUPS];
+
+/// The official expected exposure (normalised EE-L) of `utility`'s list; the engine owns
+/// its scratch.
+fn expected_exposure<'a>(
+    utility: &'a [f64],
+    group: &'a [u8],
+    browse: Browse,
+    level: Level,
+) -> Result<ExpectedExposure<'a, Vec<f64>>, ppg_core::Error> {
+    let scratch = vec![0.0; ExpectedExposure::SCRATCH_PER_ITEM * utility.len()];
+    ExpectedExposure::new(utility, group, browse, level, Measure::Loss, true, scratch)
+}
+
+/// AWRF x NDCG of `utility`'s list with TREC 2021's target.
+fn awrf<'a>(
+    utility: &'a [f64],
+    group: &'a [u8],
+    tables: &'a Tables,
+) -> Result<Awrf<'a>, ppg_core::Error> {
+    let groups = group.iter().max().map_or(1, |&g| usize::from(g) + 1);
+    let population = AWRF_POPULATION
+        .get(..groups)
+        .ok_or(ppg_core::Error::Capacity {
+            requested: groups,
+            capacity: AWRF_POPULATION.len(),
+        })?;
+    let target = AwrfTarget::Trec { population };
+    Awrf::new(utility, group, target, &tables.attention, AwrfCost::Product)
 }
 
 /// Exposure (for the fairness metrics) and discount (for NDCG) tables, long enough for
@@ -50,6 +102,8 @@ pub struct Tables {
     pub exposure: Vec<f64>,
     /// Discount of each rank, for NDCG.
     pub discount: Vec<f64>,
+    /// Attention of each rank, for AWRF (`1 / log2(max(r, 2))`, r from 1).
+    pub attention: Vec<f64>,
 }
 
 impl Tables {
@@ -59,9 +113,11 @@ impl Tables {
         let mut t = Tables {
             exposure: vec![0.0; len],
             discount: vec![0.0; len],
+            attention: vec![0.0; len],
         };
         exposure::fill(start, &mut t.exposure);
         exposure::fill(RankStart::Zero, &mut t.discount);
+        Awrf::discount(&mut t.attention);
         t
     }
 }
@@ -76,6 +132,14 @@ pub enum Cost<'a> {
     DtrNdcg(Mix<Dtr<'a>, Ndcg<'a>>),
     /// EEL plus an NDCG term.
     EelNdcg(Mix<Eel<'a>, Ndcg<'a>>),
+    /// Expected exposure, normalised EE-L.
+    Ee(ExpectedExposure<'a, Vec<f64>>),
+    /// Expected exposure plus an NDCG term.
+    EeNdcg(Mix<ExpectedExposure<'a, Vec<f64>>, Ndcg<'a>>),
+    /// 1 - AWRF x NDCG.
+    Awrf(Awrf<'a>),
+    /// 1 - AWRF x NDCG plus an NDCG@k term.
+    AwrfNdcg(Mix<Awrf<'a>, Ndcg<'a>>),
 }
 
 impl<'a> Cost<'a> {
@@ -106,6 +170,18 @@ impl<'a> Cost<'a> {
                 ndcg(k)?,
                 w,
             )?),
+            (Metric::Ee, None) => {
+                Cost::Ee(expected_exposure(utility, group, spec.browse, spec.level)?)
+            }
+            (Metric::Ee, Some((w, k))) => Cost::EeNdcg(Mix::new(
+                expected_exposure(utility, group, spec.browse, spec.level)?,
+                ndcg(k)?,
+                w,
+            )?),
+            (Metric::Awrf, None) => Cost::Awrf(awrf(utility, group, tables)?),
+            (Metric::Awrf, Some((w, k))) => {
+                Cost::AwrfNdcg(Mix::new(awrf(utility, group, tables)?, ndcg(k)?, w)?)
+            }
         })
     }
 }
@@ -117,12 +193,17 @@ impl Objective for Cost<'_> {
             Cost::Eel(c) => c.cost(ranking, sessions),
             Cost::DtrNdcg(c) => c.cost(ranking, sessions),
             Cost::EelNdcg(c) => c.cost(ranking, sessions),
+            Cost::Ee(c) => c.cost(ranking, sessions),
+            Cost::EeNdcg(c) => c.cost(ranking, sessions),
+            Cost::Awrf(c) => c.cost(ranking, sessions),
+            Cost::AwrfNdcg(c) => c.cost(ranking, sessions),
         }
     }
 }
 
 /// The protocol's evaluation of one query's output: fairness with the true labels (EEL
-/// with 2 levels) and NDCG@10 averaged over sessions.
+/// with 2 levels; expected exposure in the official settings; AWRF x NDCG) and NDCG@10
+/// averaged over sessions.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Eval {
     /// The fairness metric (DTR as the ratio).
@@ -146,6 +227,12 @@ pub fn evaluate(
     let fairness = match metric {
         Metric::Dtr => Dtr::new(label, group, &tables.exposure)?.ratio(ranking, sessions),
         Metric::Eel => Eel::new(label, group, 2, &tables.exposure)?.value(ranking, sessions),
+        Metric::Ee => expected_exposure(label, group, Browse::OFFICIAL, Level::Group)?
+            .report(ranking, sessions)
+            .map_or(f64::NAN, |r| r.normalised.loss),
+        Metric::Awrf => awrf(label, group, tables)?
+            .report(ranking, sessions)
+            .map_or(f64::NAN, |r| r.product),
     };
     let ndcg = Ndcg::new(label, 10, &tables.discount)?.value(ranking, sessions);
     Ok(Eval { fairness, ndcg })

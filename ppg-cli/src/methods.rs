@@ -149,9 +149,14 @@ impl Method {
         }
     }
 
-    /// Whether the row has a value for `metric` (FOE is a DTR method).
+    /// Whether the row has a value for `metric` (FOE is a DTR method; the exact optimum
+    /// covers the protocol's two metrics).
     pub fn supports(&self, metric: Metric) -> bool {
-        !matches!(self.kind, Kind::Foe(_)) || metric == Metric::Dtr
+        match self.kind {
+            Kind::Foe(_) => metric == Metric::Dtr,
+            Kind::Bound => matches!(metric, Metric::Dtr | Metric::Eel),
+            _ => true,
+        }
     }
 
     /// Whether the row involves no randomness (one run is all runs).
@@ -316,6 +321,9 @@ pub fn bound(
                 _ => return Err("the bound compares exactly two groups".into()),
             }
         }
+        Metric::Ee | Metric::Awrf => {
+            return Err(format!("no exact optimum of {} here", metric.name()))
+        }
     };
     let group0 = q.group.iter().filter(|&&g| g == 0).count();
     let b = optimum::solve(
@@ -342,5 +350,7 @@ fn spec(metric: Metric) -> CostSpec {
         metric,
         levels: OPTIMISE_LEVELS,
         ndcg: None,
+        browse: ppg_core::objective::Browse::OFFICIAL,
+        level: ppg_core::objective::Level::Group,
     }
 }

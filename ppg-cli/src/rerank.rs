@@ -8,13 +8,14 @@ use std::io::Write;
 use std::sync::mpsc;
 use std::time::Instant;
 
-use ppg_core::objective::RankStart;
+use ppg_core::objective::{Browse, Level, RankStart};
 use ppg_core::{Dims, Ppg, SamplerMode, TrainConfig};
 use rayon::prelude::*;
 
 use crate::budget::{self, Budget};
 use crate::cli::{
-    FairnessArg, GradientArg, MetricArg, RankStartArg, RerankArgs, SamplerArg, UtilityArg,
+    BrowseArg, EeLevelArg, FairnessArg, GradientArg, MetricArg, RankStartArg, RerankArgs,
+    SamplerArg, UtilityArg,
 };
 use crate::destination;
 use crate::error::{CliError, Result};
@@ -61,6 +62,10 @@ pub fn run(args: &RerankArgs) -> Result<()> {
         Metric::Eel => (
             ppg_core::objective::MAX_GROUPS,
             "EEL takes at most 16 groups",
+        ),
+        Metric::Ee | Metric::Awrf => (
+            ppg_core::objective::MAX_GROUPS,
+            "expected exposure and AWRF take at most 16 groups",
         ),
     };
     // Where the output goes, and what the environment allows, before anything is read.
@@ -141,7 +146,7 @@ pub fn run(args: &RerankArgs) -> Result<()> {
                 write_query(out.writer(), q, &r, args.sessions).map_err(|e| out.failed(e))?;
                 queries += 1;
                 items += q.len();
-                skipped += usize::from(q.len() == 1);
+                skipped += usize::from(q.len() == 1 || undefined(&spec, &task.utility));
             }
             bar.inc(batch.len() as u64);
         }
@@ -150,7 +155,7 @@ pub fn run(args: &RerankArgs) -> Result<()> {
     bar.finish_and_clear();
     out.finish()?;
     eprintln!(
-        "ppg rerank: {}, {}, {} skipped (one item, passed through), {:.1} s",
+        "ppg rerank: {}, {}, {} skipped (one item or no relevant item, passed through), {:.1} s",
         budget::count(queries, "query", "queries"),
         budget::count(items, "item", "items"),
         skipped,
@@ -256,7 +261,19 @@ fn task(c: &Checks, index: usize, mut query: Query) -> Result<Task> {
     })
 }
 
-/// Re-ranks one query on an engine laid out for it; a query of one item is passed through.
+/// Whether the metric is undefined for the query: expected exposure at group level and
+/// AWRF need an item with utility > 0 (their evaluators skip a query without one).
+fn undefined(spec: &CostSpec, utility: &[f64]) -> bool {
+    let needs_relevant = match spec.metric {
+        Metric::Ee => spec.level == Level::Group,
+        Metric::Awrf => true,
+        Metric::Dtr | Metric::Eel => false,
+    };
+    needs_relevant && !utility.iter().any(|&y| y > 0.0)
+}
+
+/// Re-ranks one query on an engine laid out for it; a query of one item, or one its
+/// metric is undefined for, is passed through.
 fn rerank_one(
     task: &Task,
     args: &RerankArgs,
@@ -269,6 +286,14 @@ fn rerank_one(
     if q.len() == 1 {
         return Ok(Reranked {
             rankings: vec![0; args.sessions],
+            before: 0.0,
+            after: 0.0,
+        });
+    }
+    if undefined(spec, &task.utility) {
+        let n = q.len() as u16;
+        return Ok(Reranked {
+            rankings: (0..args.sessions).flat_map(|_| 0..n).collect(),
             before: 0.0,
             after: 0.0,
         });
@@ -328,10 +353,14 @@ fn cost_spec(args: &RerankArgs) -> Result<CostSpec> {
     let fairness = |f: FairnessArg| match f {
         FairnessArg::Dtr => Metric::Dtr,
         FairnessArg::Eel => Metric::Eel,
+        FairnessArg::Ee => Metric::Ee,
+        FairnessArg::Awrf => Metric::Awrf,
     };
     let (metric, ndcg) = match args.metric {
         MetricArg::Dtr => (Metric::Dtr, None),
         MetricArg::Eel => (Metric::Eel, None),
+        MetricArg::Ee => (Metric::Ee, None),
+        MetricArg::Awrf => (Metric::Awrf, None),
         MetricArg::NdcgMix => {
             if !(args.mix_weight.is_finite() && args.mix_weight >= 0.0) {
                 return Err(CliError::Usage(
@@ -357,7 +386,32 @@ fn cost_spec(args: &RerankArgs) -> Result<CostSpec> {
         metric,
         levels: args.levels,
         ndcg,
+        browse: browse(args)?,
+        level: match args.ee_level {
+            EeLevelArg::Group => Level::Group,
+            EeLevelArg::Item => Level::Item,
+        },
     })
+}
+
+/// The browsing model of --metric ee, its parameters checked by the engine.
+fn browse(args: &RerankArgs) -> Result<Browse> {
+    let model = match args.browse {
+        BrowseArg::Cascade => Browse::Cascade {
+            patience: args.browse_patience,
+            utility: args.cascade_utility,
+        },
+        BrowseArg::Rbp => Browse::Rbp {
+            patience: args.browse_patience,
+        },
+        BrowseArg::Log => Browse::Log(match args.rank_start {
+            RankStartArg::One => RankStart::One,
+            RankStartArg::Zero => RankStart::Zero,
+        }),
+    };
+    model
+        .checked()
+        .map_err(|e| CliError::Usage(format!("--browse {:?}: {e}", args.browse).to_lowercase()))
 }
 
 fn recipe(args: &RerankArgs) -> Result<PpgRecipe> {

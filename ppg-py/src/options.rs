@@ -86,6 +86,8 @@ impl Options {
             metric,
             levels: self.levels,
             ndcg,
+            browse: ppg_core::objective::Browse::OFFICIAL,
+            level: ppg_core::objective::Level::Group,
         }))
     }
 

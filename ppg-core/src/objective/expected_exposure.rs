@@ -99,8 +99,11 @@ struct Bounds {
 /// assert_eq!(ee.report(&[1, 0], 1).unwrap().normalised.loss, 1.0);
 /// # Ok::<(), ppg_core::Error>(())
 /// ```
+///
+/// `S` is where the scratch values live: a borrowed slice by default (nothing allocates),
+/// or anything that derefs to one, such as an owned `Vec<f64>` where a heap exists.
 #[derive(Debug)]
-pub struct ExpectedExposure<'a> {
+pub struct ExpectedExposure<'a, S = &'a mut [f64]> {
     level: Level,
     measure: Measure,
     normalised: bool,
@@ -108,14 +111,14 @@ pub struct ExpectedExposure<'a> {
     group: &'a [u8],
     /// `[0, n)` the accumulator of [`ExpectedExposure::report`], `[n, 2n)` the items'
     /// targets, `[2n, 3n)` the exposure of each position.
-    scratch: &'a mut [f64],
+    scratch: S,
     target: [f64; MAX_GROUPS],
     /// Groups with a relevant item (group level).
     present: u32,
     bounds: Bounds,
 }
 
-impl<'a> ExpectedExposure<'a> {
+impl ExpectedExposure<'_> {
     /// Scratch values per item that [`ExpectedExposure::new`] needs.
     pub const SCRATCH_PER_ITEM: usize = 4;
 
@@ -124,7 +127,9 @@ impl<'a> ExpectedExposure<'a> {
     pub fn valid(utility: &[f64], level: Level) -> bool {
         level == Level::Item || utility.iter().any(|&y| y > 0.0)
     }
+}
 
+impl<'a, S: AsMut<[f64]> + AsRef<[f64]>> ExpectedExposure<'a, S> {
     /// Expected exposure over the list whose item `i` has `utility[i]` and `group[i]`,
     /// under the browsing model `browse` (its exposures are filled into `scratch`, with
     /// the targets and the accumulator of [`ExpectedExposure::report`]); the cost is
@@ -134,7 +139,7 @@ impl<'a> ExpectedExposure<'a> {
     /// - [`Error::Empty`] for an empty list, [`Error::Capacity`] for too many items or a
     ///   group id of [`MAX_GROUPS`] or more.
     /// - [`Error::LengthMismatch`] when `group` is not `n` long or `scratch` is shorter
-    ///   than [`Self::SCRATCH_PER_ITEM`]` * n`.
+    ///   than [`ExpectedExposure::SCRATCH_PER_ITEM`]` * n`.
     /// - [`Error::NotFinite`] for a NaN or infinite utility.
     /// - [`Error::InvalidConfig`] for a browsing model out of range (see
     ///   [`Browse::checked`]) or no relevant item at group level.
@@ -146,7 +151,7 @@ impl<'a> ExpectedExposure<'a> {
         level: Level,
         measure: Measure,
         normalised: bool,
-        scratch: &'a mut [f64],
+        mut scratch: S,
     ) -> Result<Self, Error> {
         let n = utility.len();
         check_items(n)?;
@@ -159,14 +164,15 @@ impl<'a> ExpectedExposure<'a> {
             });
         }
         let browse = browse.checked()?;
-        let needed = Self::SCRATCH_PER_ITEM * n;
-        if scratch.len() < needed {
+        let needed = ExpectedExposure::SCRATCH_PER_ITEM * n;
+        let found = scratch.as_ref().len();
+        if found < needed {
             return Err(Error::LengthMismatch {
                 expected: needed,
-                found: scratch.len(),
+                found,
             });
         }
-        if !Self::valid(utility, level) {
+        if !ExpectedExposure::valid(utility, level) {
             return Err(Error::InvalidConfig(
                 "group-level expected exposure needs an item with utility > 0",
             ));
@@ -174,7 +180,7 @@ impl<'a> ExpectedExposure<'a> {
         let (upper, lower) = (|i| browse.upper(i), |i| browse.lower(i));
         // [accumulator | item targets | exposure | sorted utilities]; the accumulator's
         // slot holds the level targets while building.
-        let (level_target, rest) = scratch[..needed].split_at_mut(n);
+        let (level_target, rest) = scratch.as_mut()[..needed].split_at_mut(n);
         let (item_target, rest) = rest.split_at_mut(n);
         let (exposure, sorted) = rest.split_at_mut(n);
         browse.fill(exposure)?;
@@ -270,7 +276,7 @@ impl<'a> ExpectedExposure<'a> {
     /// level; 0 for a group without a relevant item).
     pub fn targets(&self) -> &[f64] {
         match self.level {
-            Level::Item => &self.scratch[self.items()..2 * self.items()],
+            Level::Item => &self.scratch.as_ref()[self.items()..2 * self.items()],
             Level::Group => &self.target,
         }
     }
@@ -285,7 +291,7 @@ impl<'a> ExpectedExposure<'a> {
         let s = sessions as f64;
         let raw = match self.level {
             Level::Item => {
-                let (acc, rest) = self.scratch.split_at_mut(n);
+                let (acc, rest) = self.scratch.as_mut().split_at_mut(n);
                 let (target, exposure) = rest.split_at(n);
                 acc.fill(0.0);
                 for block in ranking.chunks_exact(n) {
@@ -297,7 +303,7 @@ impl<'a> ExpectedExposure<'a> {
             }
             Level::Group => {
                 let mut acc = [0.0; MAX_GROUPS];
-                let exposure = &self.scratch[2 * n..3 * n];
+                let exposure = &self.scratch.as_ref()[2 * n..3 * n];
                 for block in ranking.chunks_exact(n) {
                     for (&item, &e) in block.iter().zip(exposure) {
                         let i = usize::from(item);
@@ -351,7 +357,7 @@ fn values<'v>(pairs: impl Iterator<Item = (&'v f64, &'v f64)>) -> EeValues {
     v
 }
 
-impl Objective for ExpectedExposure<'_> {
+impl<S: AsMut<[f64]> + AsRef<[f64]>> Objective for ExpectedExposure<'_, S> {
     /// The chosen measure, oriented so that lower is better: EE-L and EE-D as they are,
     /// EE-R as `1 - EE-R` normalised or `-EE-R` raw. NaN for a malformed ranking.
     fn cost(&mut self, ranking: &[u16], sessions: usize) -> f64 {
