@@ -8,7 +8,8 @@
 //!   CLI's `CostSpec` and `PpgRecipe`;
 //! - [`list`]: one list, with a built-in metric or a Python callable as the objective;
 //! - [`frame`]: many queries at once, in parallel without the GIL;
-//! - [`metrics`]: the protocol's EEL, DTR and NDCG of given rankings;
+//! - [`metrics`]: the protocol's EEL, DTR and NDCG of given rankings, expected exposure
+//!   and AWRF;
 //! - [`engine`]: the engine itself, for callers that score rankings themselves;
 //! - [`qid_seed`]: the seed rule that does not depend on a query's position.
 #![forbid(unsafe_code)]
@@ -35,6 +36,8 @@ fn _ppg(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(metrics::eel, m)?)?;
     m.add_function(wrap_pyfunction!(metrics::dtr, m)?)?;
     m.add_function(wrap_pyfunction!(metrics::ndcg, m)?)?;
+    m.add_function(wrap_pyfunction!(metrics::expected_exposure, m)?)?;
+    m.add_function(wrap_pyfunction!(metrics::awrf, m)?)?;
     m.add_class::<engine::Engine>()?;
     m.add("MAX_ITEMS", ppg_core::MAX_ITEMS)?;
     m.add("MAX_GROUPS", ppg_core::objective::MAX_GROUPS)?;

@@ -1,6 +1,6 @@
 """Types of the Rust extension; the public, checked API is in the package's modules."""
 
-from typing import Any, Callable, Optional, Tuple
+from typing import Any, Callable, List, Optional, Tuple
 
 import numpy as np
 
@@ -30,6 +30,20 @@ def rerank_many(
 def eel(ranking: np.ndarray, sessions: int, utility: np.ndarray, group: np.ndarray, levels: int, rank_start: str) -> float: ...
 def dtr(ranking: np.ndarray, sessions: int, utility: np.ndarray, group: np.ndarray, rank_start: str) -> float: ...
 def ndcg(ranking: np.ndarray, sessions: int, utility: np.ndarray, k: int) -> float: ...
+def expected_exposure(
+    ranking: np.ndarray,
+    sessions: int,
+    utility: np.ndarray,
+    group: np.ndarray,
+    browse: str,
+    patience: float,
+    cascade_utility: float,
+    level: str,
+    rank_start: str,
+) -> List[float]: ...
+def awrf(
+    ranking: np.ndarray, sessions: int, utility: np.ndarray, group: np.ndarray, distribution: np.ndarray, trec: bool
+) -> List[float]: ...
 
 class Engine:
     def __init__(self, items: int, sessions: int = 1, batch: int = 16, seed: int = 0) -> None: ...
