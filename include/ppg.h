@@ -30,6 +30,20 @@
  * host sets later replaces it; library panics then reach the host's hook.)
  * Builds without "std" (firmware) cannot catch a panic: it ends in the library's
  * panic handler, which loops forever (pair it with a watchdog).
+ *
+ * Versions: PPG_VERSION_MAJOR/MINOR/PATCH/STRING are this header's; ppg_version() is the
+ * library's. Call PPG_CHECK_VERSION() once at start: PPG_STATUS_VERSION_MISMATCH means
+ * the library cannot serve a program built against this header. While the major is 0,
+ * each minor version breaks the ABI, and the SONAME says so (libppg.so.0.MINOR).
+ *
+ * Growable structs: ppg_train_config, ppg_objective_config and ppg_train_report begin
+ * with `uint32_t struct_size`, the caller's sizeof, so that a later version can append
+ * fields without breaking programs built against this header. Fill each with its
+ * `_default(&s)` macro (it calls `_init(&s, sizeof s)`) before use, the report included:
+ * the library reads or writes only the caller's layout, and a field the caller's header
+ * lacks takes its default. A struct_size the library does not know (a header newer than
+ * the library, or a struct never filled) is PPG_STATUS_VERSION_MISMATCH, with nothing
+ * read or written. Bindings without macros call the `_init` functions with the size.
  */
 
 
@@ -41,6 +55,33 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+/* The header's version as a string, e.g. "0.2.0" (ppg_version() gives the library's). */
+#define PPG_VERSION_STRING_(x) #x
+#define PPG_VERSION_STRING_OF(x) PPG_VERSION_STRING_(x)
+#define PPG_VERSION_STRING \
+    PPG_VERSION_STRING_OF(PPG_VERSION_MAJOR) "." PPG_VERSION_STRING_OF(PPG_VERSION_MINOR) "." \
+    PPG_VERSION_STRING_OF(PPG_VERSION_PATCH)
+
+/* The _default forms of the _init functions: the struct's size is the caller's sizeof. */
+#define ppg_train_config_default(out) ppg_train_config_init((out), sizeof *(out))
+#define ppg_objective_config_default(out) ppg_objective_config_init((out), sizeof *(out))
+#define ppg_train_report_default(out) ppg_train_report_init((out), sizeof *(out))
+
+/* PPG_STATUS_OK when the library serves a program built against this header. */
+#define PPG_CHECK_VERSION() \
+    ppg_check_version(PPG_VERSION_MAJOR, PPG_VERSION_MINOR, PPG_VERSION_PATCH)
+
+
+// The major version of the header (`ppg_check_version`'s first argument).
+#define PPG_VERSION_MAJOR 0
+
+// The minor version of the header; while the major is 0, a new minor breaks the ABI (and
+// changes the SONAME, `libppg.so.0.MINOR`).
+#define PPG_VERSION_MINOR 2
+
+// The patch version of the header.
+#define PPG_VERSION_PATCH 0
 
 // The outcome of a call. `PPG_STATUS_OK` (0) is success; every other value means the
 // call changed nothing (outputs unwritten, engine as before), except `PPG_STATUS_PANIC`
@@ -91,6 +132,10 @@ enum ppg_status
   PPG_STATUS_ALLOCATION_FAILED = 16,
   // An internal panic was caught; the engine is poisoned (see the header's preamble).
   PPG_STATUS_PANIC = 17,
+  // A `struct_size` this library does not know (a header newer than the library, or a
+  // struct not filled by its `_default`/`_init` function), or a header version this
+  // library cannot serve (`ppg_check_version`). Nothing was read or written.
+  PPG_STATUS_VERSION_MISMATCH = 18,
 };
 #ifndef __cplusplus
 #if __STDC_VERSION__ >= 202311L
@@ -211,6 +256,9 @@ typedef struct ppg_engine ppg_engine;
 // The training recipe. Fill it with `ppg_train_config_default` (the paper's reference
 // run) and change what you need.
 typedef struct ppg_train_config {
+  // `sizeof(ppg_train_config)` as the caller compiled it: set by
+  // `ppg_train_config_default` (`ppg_train_config_init`); see "Growable structs".
+  uint32_t struct_size;
   // PPG's step size of `w -= learning_rate * grad`; finite, `>= 0`. Default 0.4.
   double learning_rate;
   // Epochs at most (`ppg_engine_train*`). Default 50.
@@ -252,6 +300,9 @@ typedef struct ppg_train_config {
 // The built-in objective of `ppg_engine_train_builtin` and `ppg_engine_evaluate`.
 // Fill it with `ppg_objective_config_default`.
 typedef struct ppg_objective_config {
+  // `sizeof(ppg_objective_config)` as the caller compiled it: set by
+  // `ppg_objective_config_default` (`ppg_objective_config_init`).
+  uint32_t struct_size;
   // A `ppg_metric` value. Default `PPG_METRIC_EEL`.
   uint32_t metric;
   // EEL's grade levels, 1 to 64: 5 to optimise, 2 to evaluate (protocol). Default 5.
@@ -264,6 +315,25 @@ typedef struct ppg_objective_config {
   // rank 0). Default `PPG_RANK_START_ONE` (the reference).
   uint32_t rank_start;
 } ppg_objective_config;
+
+// What a training run did. Prepare it with `ppg_train_report_default` before passing
+// it to a training call: the library writes at most `struct_size` bytes.
+typedef struct ppg_train_report {
+  // `sizeof(ppg_train_report)` as the caller compiled it: set by
+  // `ppg_train_report_default` (`ppg_train_report_init`), kept by the library.
+  uint32_t struct_size;
+  // Epochs run (fewer than configured when patience ran out), over every stage of a
+  // grown run (`grow`).
+  uint32_t epochs;
+  // Rankings scored, a grown run's copies included.
+  uint32_t samples;
+  // The lowest cost seen so far (`ppg_engine_best` returns its ranking); +infinity
+  // if none was scored.
+  double best_cost;
+  // The epoch (0-based, counted over a grown run's stages) of this run that found the
+  // best ranking, -1 when this run found no new best.
+  int64_t best_epoch;
+} ppg_train_report;
 
 // One item of a query. Items are passed in ranked order (the input ranking).
 typedef struct ppg_item {
@@ -289,26 +359,11 @@ typedef struct ppg_item {
 // engine is left as it was before `ppg_engine_train`.
 typedef double (*ppg_cost_fn)(const uint64_t *ranking, size_t len, size_t sessions, void *user);
 
-// What a training run did.
-typedef struct ppg_train_report {
-  // Epochs run (fewer than configured when patience ran out), over every stage of a
-  // grown run (`grow`).
-  uint32_t epochs;
-  // Rankings scored, a grown run's copies included.
-  uint32_t samples;
-  // The lowest cost seen so far (`ppg_engine_best` returns its ranking); +infinity
-  // if none was scored.
-  double best_cost;
-  // The epoch (0-based, counted over a grown run's stages) of this run that found the
-  // best ranking, -1 when this run found no new best.
-  int64_t best_epoch;
-} ppg_train_report;
-
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
 
-// The library version, e.g. "0.1.0": a static NUL-terminated string (never NULL, never
+// The library version, e.g. "0.2.0": a static NUL-terminated string (never NULL, never
 // freed). Thread-safe.
 const char *ppg_version(void);
 
@@ -316,26 +371,48 @@ const char *ppg_version(void);
 // values give "unknown status"). Never NULL, never freed. Thread-safe.
 const char *ppg_status_str(uint32_t status);
 
-// Fills `*out` with the reference recipe of the paper (50 epochs of 16 samples, learning
-// rate 0.4, clamp to [0.05, 0.95], patience 20, uncorrected sampler, approximate
-// gradient, no baseline, input not scored, initial weight 0.5; PL learning rate 0.1).
+// Whether this library serves a program compiled against the header of version
+// `major.minor.patch`; call it as `PPG_CHECK_VERSION()` once at start. The same major
+// and, while the major is 0, the same minor (in 0.x each minor breaks the ABI), and the
+// library no older than the header. The library's own version is `ppg_version()`.
 //
-// Returns `PPG_STATUS_OK`, `PPG_STATUS_NULL_PARAMETER` (`out` NULL) or
-// `PPG_STATUS_MISALIGNED`. Thread-safe.
-//
-// # Safety
-// `out` is NULL or points to a writable `ppg_train_config`.
-ppg_status ppg_train_config_default(struct ppg_train_config *out);
+// Returns `PPG_STATUS_OK` or `PPG_STATUS_VERSION_MISMATCH`. Thread-safe.
+ppg_status ppg_check_version(uint32_t major, uint32_t minor, uint32_t patch);
 
-// Fills `*out` with the default objective: EEL with 5 grade levels and the reference
-// exposure (`PPG_RANK_START_ONE`), NDCG@10 at mix weight 0.
+// Fills the first `size` bytes of `*out` with the reference recipe of the paper (50
+// epochs of 16 samples, learning rate 0.4, clamp to [0.05, 0.95], patience 20,
+// uncorrected sampler, approximate gradient, no baseline, input not scored, initial
+// weight 0.5; PL learning rate 0.1; no growing) and sets `out->struct_size = size`.
+// Call it as `ppg_train_config_default(out)`, which passes `sizeof *(out)`.
 //
-// Returns `PPG_STATUS_OK`, `PPG_STATUS_NULL_PARAMETER` (`out` NULL) or
-// `PPG_STATUS_MISALIGNED`. Thread-safe.
+// Returns `PPG_STATUS_OK`, `PPG_STATUS_NULL_PARAMETER` (`out` NULL),
+// `PPG_STATUS_MISALIGNED` or `PPG_STATUS_VERSION_MISMATCH` (`size` is no layout this
+// library knows; nothing written). Thread-safe.
 //
 // # Safety
-// `out` is NULL or points to a writable `ppg_objective_config`.
-ppg_status ppg_objective_config_default(struct ppg_objective_config *out);
+// `out` is NULL or points to `size` writable bytes.
+ppg_status ppg_train_config_init(struct ppg_train_config *out, size_t size);
+
+// Fills the first `size` bytes of `*out` with the default objective (EEL with 5 grade
+// levels and the reference exposure `PPG_RANK_START_ONE`, NDCG@10 at mix weight 0) and
+// sets `out->struct_size = size`. Call it as `ppg_objective_config_default(out)`.
+//
+// Returns as `ppg_train_config_init`. Thread-safe.
+//
+// # Safety
+// `out` is NULL or points to `size` writable bytes.
+ppg_status ppg_objective_config_init(struct ppg_objective_config *out, size_t size);
+
+// Prepares a report for a training call: the first `size` bytes of `*out` say that
+// nothing ran (0 epochs and samples, best cost +infinity, best epoch -1) and
+// `out->struct_size = size`, which tells the library how much it may write. Call it as
+// `ppg_train_report_default(out)`.
+//
+// Returns as `ppg_train_config_init`. Thread-safe.
+//
+// # Safety
+// `out` is NULL or points to `size` writable bytes.
+ppg_status ppg_train_report_init(struct ppg_train_report *out, size_t size);
 
 // The memory an engine needs: `*size` bytes aligned to `*align`, for `kind`
 // (`PPG_METHOD_PPG` or `PPG_METHOD_PL`) and a query of at most `items` items per session
@@ -535,12 +612,13 @@ ppg_status ppg_engine_sample(struct ppg_engine *engine,
 // `PPG_STATUS_NO_QUERY`; `PPG_STATUS_INVALID_ARGUMENT` (a bad recipe, `count` 0 or
 // `len != count * items * sessions`); `PPG_STATUS_NO_PENDING_BATCH`;
 // `PPG_STATUS_UNKNOWN_SAMPLE` (not the pending batch); `PPG_STATUS_NOT_FINITE` (a NaN
-// or infinite cost); `PPG_STATUS_PANIC`. On failure the batch stays pending.
+// or infinite cost); `PPG_STATUS_VERSION_MISMATCH` (`config->struct_size` unknown);
+// `PPG_STATUS_PANIC`. On failure the batch stays pending.
 //
 // # Safety
 // `engine` is a live handle; `rankings` points to `len` readable `uint64_t`, `costs` to
-// `count` readable `double`, `config` to a readable `ppg_train_config` (each may be NULL,
-// which is refused).
+// `count` readable `double`, `config` to a `ppg_train_config` of `struct_size` readable
+// bytes (each may be NULL, which is refused).
 ppg_status ppg_engine_update(struct ppg_engine *engine,
                              const uint64_t *rankings,
                              size_t len,
@@ -576,11 +654,14 @@ ppg_status ppg_engine_best(struct ppg_engine *engine, uint64_t *out_ids, size_t 
 // NULL; `user` and `report` may be NULL); `PPG_STATUS_MISALIGNED`;
 // `PPG_STATUS_NO_QUERY`; `PPG_STATUS_INVALID_ARGUMENT` (a field of `config` out of
 // range); `PPG_STATUS_NOT_FINITE` (the callback returned NaN or an infinity);
-// `PPG_STATUS_PANIC`. `*report` is written on success only.
+// `PPG_STATUS_VERSION_MISMATCH` (the `struct_size` of `config` or `report` unknown,
+// checked before anything runs); `PPG_STATUS_PANIC`. `*report` (prepared by
+// `ppg_train_report_default`) is written on success only, up to its `struct_size`.
 //
 // # Safety
-// `engine` is a live handle; `config` is NULL or readable; `callback` follows the
-// `ppg_cost_fn` contract; `report` is NULL or writable.
+// `engine` is a live handle; `config` is NULL or a struct of `struct_size` readable
+// bytes; `callback` follows the `ppg_cost_fn` contract; `report` is NULL or a struct of
+// `struct_size` writable bytes.
 ppg_status ppg_engine_train(struct ppg_engine *engine,
                             const struct ppg_train_config *config,
                             ppg_cost_fn callback,
@@ -598,12 +679,14 @@ ppg_status ppg_engine_train(struct ppg_engine *engine,
 // range, or utilities a metric refuses: negative for DTR or NDCG);
 // `PPG_STATUS_NOT_FINITE` (a cost that is not finite, e.g. DTR or EEL over utilities
 // near the `double` range; NDCG takes any finite utility `>= 0`, its gains scaled so
-// that none overflows); `PPG_STATUS_CAPACITY` (more than 16 groups); `PPG_STATUS_UNSUPPORTED` (DTR with more
-// than 2 groups); `PPG_STATUS_PANIC`.
+// that none overflows); `PPG_STATUS_CAPACITY` (more than 16 groups);
+// `PPG_STATUS_UNSUPPORTED` (DTR with more than 2 groups); `PPG_STATUS_VERSION_MISMATCH`
+// (as `ppg_engine_train`, `objective` included); `PPG_STATUS_PANIC`.
 //
 // # Safety
-// `engine` is a live handle; `config` and `objective` are NULL or readable; `report` is
-// NULL or writable.
+// `engine` is a live handle; `config` and `objective` are NULL or structs of
+// `struct_size` readable bytes; `report` is NULL or a struct of `struct_size` writable
+// bytes.
 ppg_status ppg_engine_train_builtin(struct ppg_engine *engine,
                                     const struct ppg_train_config *config,
                                     const struct ppg_objective_config *objective,
@@ -619,10 +702,12 @@ ppg_status ppg_engine_train_builtin(struct ppg_engine *engine,
 // `PPG_STATUS_NO_QUERY`; `PPG_STATUS_INVALID_ARGUMENT` (`len` wrong, or as
 // `ppg_engine_train_builtin`); `PPG_STATUS_UNKNOWN_ITEM`; `PPG_STATUS_NOT_PERMUTATION`
 // (an id twice in a session); `PPG_STATUS_NOT_FINITE`, `PPG_STATUS_CAPACITY`,
-// `PPG_STATUS_UNSUPPORTED` as `ppg_engine_train_builtin`; `PPG_STATUS_PANIC`.
+// `PPG_STATUS_UNSUPPORTED`, `PPG_STATUS_VERSION_MISMATCH` as `ppg_engine_train_builtin`;
+// `PPG_STATUS_PANIC`.
 //
 // # Safety
-// `engine` is a live handle; `objective` is NULL or readable; `ranking` is NULL or
+// `engine` is a live handle; `objective` is NULL or a struct of `struct_size` readable
+// bytes; `ranking` is NULL or
 // points to `len` readable `uint64_t`; `value` is NULL or writable.
 ppg_status ppg_engine_evaluate(struct ppg_engine *engine,
                                const struct ppg_objective_config *objective,

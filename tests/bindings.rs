@@ -1,9 +1,11 @@
 //! The C++, Go and Java bindings in `c-examples/`, built against the release libppg and
-//! run: the C++ example through CMake + pkg-config (plainly, under valgrind, and under
-//! AddressSanitizer + UndefinedBehaviorSanitizer), `go test` in `c-examples/go`, and `javac` + `java` of the
-//! JNA test. Each program checks its own re-rankings and exits non-zero on a failure.
+//! run: the C++ example through CMake + pkg-config against the release tarball installed
+//! by scripts/install (plainly, under valgrind, and under AddressSanitizer +
+//! UndefinedBehaviorSanitizer), `go test` in `c-examples/go` (the README's Go example among
+//! them), and `javac` + `java` of the JNA test and of the README's Java example. Each
+//! program checks its own re-rankings and exits non-zero on a failure.
 //!
-//! Needs g++, cmake, make, pkg-config and valgrind (C++), go (Go), javac, java and JNA's jar
+//! Needs g++, cmake, make, pkg-config, valgrind and cargo-c (C++), go (Go), javac, java and JNA's jar
 //! (Java); a missing one fails its test naming the Debian package to install, unless
 //! `PPG_SKIP_FOREIGN=1`. `PPG_JNA_JAR` overrides the jar's path
 //! (default `/usr/share/java/jna.jar`).
@@ -13,7 +15,7 @@ mod support;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
-use support::{make, root, run, FOREIGN};
+use support::{root, run};
 
 /// A tool, the argument that makes it answer, and the Debian package that provides it.
 type Tool = (&'static str, &'static str, &'static str);
@@ -21,6 +23,11 @@ type Tool = (&'static str, &'static str, &'static str);
 const GXX: Tool = ("g++", "--version", "g++ (build-essential)");
 const MAKE: Tool = ("make", "--version", "make (build-essential)");
 const CMAKE: Tool = ("cmake", "--version", "cmake");
+const CARGO_C: Tool = (
+    "cargo-cinstall",
+    "--version",
+    "cargo-c (cargo install --locked cargo-c --version 0.10.24)",
+);
 const PKG_CONFIG: Tool = ("pkg-config", "--version", "pkg-config");
 const VALGRIND: Tool = ("valgrind", "--version", "valgrind");
 const GO: Tool = ("go", "version", "golang-go");
@@ -106,9 +113,10 @@ fn clean(dirs: &[&Path]) {
     }
 }
 
-/// Configures, builds and runs the C++ example in `build` against the pkg-config file in
-/// `pkg_config_path`, with extra CMake `options`.
-fn cmake_build_and_run(build: &Path, pkg_config_path: &Path, options: &[&str]) -> String {
+/// Configures, builds and runs the C++ example in `build` against the install at `prefix`
+/// (its pkg-config file, and its libppg.so found through `LD_LIBRARY_PATH`: the install
+/// records no run path), with extra CMake `options`.
+fn cmake_build_and_run(build: &Path, prefix: &Path, options: &[&str]) -> String {
     let src = root().join("c-examples/cpp");
     run(
         "cmake configure (c-examples/cpp)",
@@ -119,7 +127,7 @@ fn cmake_build_and_run(build: &Path, pkg_config_path: &Path, options: &[&str]) -
             .arg(build)
             .arg("-DCMAKE_BUILD_TYPE=Debug")
             .args(options)
-            .env("PKG_CONFIG_PATH", pkg_config_path),
+            .env("PKG_CONFIG_PATH", prefix.join("lib/pkgconfig")),
     );
     run(
         "cmake --build (c-examples/cpp, -Wall -Wextra -Wpedantic -Werror)",
@@ -128,6 +136,7 @@ fn cmake_build_and_run(build: &Path, pkg_config_path: &Path, options: &[&str]) -
     run(
         "rerank (C++)",
         Command::new(build.join("rerank"))
+            .env("LD_LIBRARY_PATH", prefix.join("lib"))
             .env("ASAN_OPTIONS", "detect_leaks=1:abort_on_error=1")
             .env("UBSAN_OPTIONS", "print_stacktrace=1"),
     )
@@ -135,20 +144,37 @@ fn cmake_build_and_run(build: &Path, pkg_config_path: &Path, options: &[&str]) -
 
 #[test]
 fn cpp_example_builds_with_cmake_and_pkg_config_and_passes() {
-    if !require("cpp_example", &[GXX, MAKE, CMAKE, PKG_CONFIG, VALGRIND]) {
+    if !require(
+        "cpp_example",
+        &[GXX, MAKE, CMAKE, PKG_CONFIG, VALGRIND, CARGO_C],
+    ) {
         return;
     }
-    // The colleague's install step: libppg.a, libppg.so, ppg.h and ppg.pc under a prefix,
-    // which is what a C++ project finds with pkg_check_modules(... IMPORTED_TARGET ppg).
+    // A user's install: the C part of scripts/dist into a scratch folder, then
+    // scripts/install of that tarball under a prefix, which is what a C++ project finds with
+    // pkg_check_modules(... IMPORTED_TARGET ppg).
+    let dist = scratch("cpp-dist");
     let prefix = scratch("cpp-prefix");
-    {
-        let _one_at_a_time = FOREIGN.lock().unwrap_or_else(|e| e.into_inner());
-        make(&["install", &format!("PREFIX={}", prefix.display())]);
-    }
-    let pc_path = prefix.join("lib/pkgconfig");
+    let version = env!("CARGO_PKG_VERSION");
+    run(
+        "scripts/dist.d/10-c.sh",
+        Command::new("bash")
+            .arg(root().join("scripts/dist.d/10-c.sh"))
+            .env("PPG_VERSION", version)
+            .env("PPG_DIST", &dist)
+            .env("PPG_ROOT", root()),
+    );
+    run(
+        "scripts/install",
+        Command::new(root().join("scripts/install"))
+            .arg("--from")
+            .arg(dist.join(format!("ppg-{version}-x86_64-unknown-linux-gnu.tar.gz")))
+            .arg("--prefix")
+            .arg(&prefix),
+    );
 
     let build = scratch("cpp-build");
-    let out = cmake_build_and_run(&build, &pc_path, &[]);
+    let out = cmake_build_and_run(&build, &prefix, &[]);
     assert!(
         out.contains("all checks passed"),
         "rerank (C++) did not finish its checks"
@@ -163,7 +189,8 @@ fn cpp_example_builds_with_cmake_and_pkg_config_and_passes() {
                 "--errors-for-leak-kinds=all",
                 "--quiet",
             ])
-            .arg(build.join("rerank")),
+            .arg(build.join("rerank"))
+            .env("LD_LIBRARY_PATH", prefix.join("lib")),
     );
     assert!(
         out.contains("all checks passed"),
@@ -171,12 +198,12 @@ fn cpp_example_builds_with_cmake_and_pkg_config_and_passes() {
     );
 
     let build_asan = scratch("cpp-build-asan");
-    let out = cmake_build_and_run(&build_asan, &pc_path, &["-DPPG_SANITIZE=ON"]);
+    let out = cmake_build_and_run(&build_asan, &prefix, &["-DPPG_SANITIZE=ON"]);
     assert!(
         out.contains("all checks passed"),
         "rerank (C++, ASan+UBSan) did not finish its checks"
     );
-    clean(&[&prefix, &build, &build_asan]);
+    clean(&[&dist, &prefix, &build, &build_asan]);
 }
 
 #[test]
@@ -248,13 +275,27 @@ fn java_jna_test_passes() {
         "java ppg.PpgTest",
         Command::new("java")
             .arg("-cp")
-            .arg(class_path)
+            .arg(&class_path)
             .arg(format!("-Djna.library.path={}", lib_dir.display()))
             .arg("ppg.PpgTest"),
     );
     assert!(
         out.contains("all checks passed"),
         "PpgTest did not finish its checks"
+    );
+    // The README's Java example (tests/readme.rs checks that it is this file's text).
+    let out = run(
+        "java ppg.Example",
+        Command::new("java")
+            .arg("-cp")
+            .arg(&class_path)
+            .arg(format!("-Djna.library.path={}", lib_dir.display()))
+            .arg("ppg.Example"),
+    );
+    assert_eq!(
+        out.trim(),
+        "8 true",
+        "the README's Java example printed otherwise"
     );
     clean(&[&classes]);
 }

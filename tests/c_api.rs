@@ -1,8 +1,9 @@
 //! The C example and the C tests, built against the release `libppg.a` and run plainly,
-//! under AddressSanitizer + UndefinedBehaviorSanitizer, and under valgrind; plus the
-//! pkg-config install that the C++ bindings use.
+//! under AddressSanitizer + UndefinedBehaviorSanitizer, and under valgrind; and one
+//! program built against older and newer copies of the header. (The install and
+//! pkg-config are the consumers suite's, scripts/suites/consumers.sh.)
 //!
-//! Needs cc, make, valgrind and pkg-config; a missing tool fails the test unless
+//! Needs cc, make and valgrind; a missing tool fails the test unless
 //! `PPG_SKIP_FOREIGN=1`.
 
 mod support;
@@ -53,35 +54,84 @@ fn c_under_valgrind_has_no_errors_and_no_leaks() {
     assert!(out.contains("all checks passed") && out.contains("all tests passed"));
 }
 
+/// `c-examples/c/header_versions.c` compiled against a copy of `ppg.h` without
+/// `ppg_train_config`'s newest field (`grow`), the header itself, and a copy with a field
+/// appended, each linked with the current `libppg.a`. The old program's struct is
+/// smaller: the library reads and writes only its bytes (the program checks the bytes
+/// after it) and `grow` takes its default, so it trains exactly as the current program
+/// with `grow` false, not as with `grow` true (which the byte after the old struct, set to
+/// 1, would mean if read). The newer program is refused with PPG_STATUS_VERSION_MISMATCH.
 #[test]
-fn pkg_config_install_compiles_the_example() {
-    if !require(
-        "pkg_config_install",
-        &[CC, MAKE, ("pkg-config", "--version")],
-    ) {
+fn a_program_built_against_an_older_or_newer_header() {
+    if !require("header_versions", &[CC, MAKE]) {
         return;
     }
     let _one_at_a_time = FOREIGN.lock().unwrap_or_else(|e| e.into_inner());
-    let prefix = root().join("target/c-examples/pkgconfig-test");
-    let _ = std::fs::remove_dir_all(&prefix);
-    make(&["install", &format!("PREFIX={}", prefix.display())]);
-    let pc_path = prefix.join("lib/pkgconfig");
-    let flags = run(
-        "pkg-config --cflags --libs ppg",
-        Command::new("pkg-config")
-            .args(["--cflags", "--libs", "ppg"])
-            .env("PKG_CONFIG_PATH", &pc_path),
+    make(&["libs"]);
+    let root = root();
+    let dir = root.join("target/c-examples/header-versions");
+    let _ = std::fs::remove_dir_all(&dir);
+    let header = std::fs::read_to_string(root.join("include/ppg.h")).expect("include/ppg.h");
+    let newest = "  bool grow;\n";
+    assert_eq!(
+        header.matches(newest).count(),
+        1,
+        "ppg.h declares `{newest}` once"
     );
-    assert!(flags.contains("-lppg"), "pkg-config gave {flags}");
-    // Against the installed shared library, found through the recorded run path.
-    let exe = prefix.join("rerank-shared");
-    let mut cc = Command::new("cc");
-    cc.args(["-std=c99", "-Wall", "-Wextra", "-Wpedantic", "-Werror"])
-        .arg(root().join("c-examples/c/rerank.c"))
-        .arg("-o")
-        .arg(&exe)
-        .args(flags.split_whitespace());
-    run("cc rerank.c $(pkg-config --cflags --libs ppg)", &mut cc);
-    let out = run("rerank linked with libppg.so", &mut Command::new(&exe));
-    assert!(out.contains("all checks passed"));
+    let copies = [
+        ("old", header.replace(newest, ""), "-DPPG_HEADER_OLD"),
+        ("current", header.clone(), "-DPPG_HEADER_CURRENT"),
+        (
+            "newer",
+            header.replace(newest, &format!("{newest}  double appended_later;\n")),
+            "-DPPG_HEADER_NEWER",
+        ),
+    ];
+    let mut programs = Vec::new();
+    for (name, text, define) in copies {
+        let include = dir.join(name);
+        std::fs::create_dir_all(&include).expect("a folder under target/");
+        std::fs::write(include.join("ppg.h"), text).expect("the header copy");
+        let exe = dir.join(format!("header_versions-{name}"));
+        let mut cc = Command::new("cc");
+        cc.args([
+            "-std=c99",
+            "-Wall",
+            "-Wextra",
+            "-Wpedantic",
+            "-Werror",
+            "-O1",
+            define,
+        ])
+        .arg("-I")
+        .arg(&include)
+        .arg(root.join("c-examples/c/header_versions.c"))
+        .arg(root.join("target/c-examples/cargo/release/libppg.a"))
+        .args(["-lm", "-lpthread", "-ldl", "-o"])
+        .arg(&exe);
+        run(
+            &format!("cc header_versions.c against the {name} header"),
+            &mut cc,
+        );
+        programs.push(exe);
+    }
+    let report = |exe: &std::path::Path, args: &[&str]| {
+        let out = run("header_versions", Command::new(exe).args(args));
+        out.split_once(": ")
+            .map(|(_, r)| r.to_owned())
+            .unwrap_or(out)
+    };
+    let old = report(&programs[0], &[]);
+    let current = report(&programs[1], &[]);
+    let grown = report(&programs[1], &["grow"]);
+    assert_eq!(
+        old, current,
+        "the old header's missing grow is not its default (false)"
+    );
+    assert_ne!(
+        current, grown,
+        "grow changes the run, so the comparison above means something"
+    );
+    let newer = run("header_versions (newer)", &mut Command::new(&programs[2]));
+    assert!(newer.contains("newer header refused"), "{newer}");
 }

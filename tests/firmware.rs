@@ -157,8 +157,9 @@ fn assert_same_lines(what: &str, target: &[&str], host: &[&str]) {
 /// The host's golden lines, computed by the code the Rust image runs.
 fn host_golden() -> String {
     let mut out = String::new();
-    let mut mem = vec![0u8; report::BYTES];
-    report::golden(&mut out, &mut mem).expect("the golden computation runs on the host");
+    let (mut samples, mut train) = (report::SampleMemory::new(), report::TrainMemory::new());
+    report::golden(&mut out, &mut samples, &mut train)
+        .expect("the golden computation runs on the host");
     out
 }
 
@@ -201,7 +202,7 @@ fn rust_image_prints_what_the_host_computes() {
         "SysTick under -icount shift=0 is not 40 instructions a tick: the 2M-instruction \
          loop measured {calibration}"
     );
-    // Shown with --nocapture; the README's firmware table comes from these lines.
+    // Shown with --nocapture; docs/firmware.md's table comes from these lines.
     println!("{}", measures.join("\n"));
 }
 
@@ -260,7 +261,7 @@ fn c_image_prints_what_the_host_program_prints() {
     // C API's built-in EEL adds up in double precision: the golden run in `f64`, which the
     // Rust image leaves to it, not the image's `single_` one.
     let mut golden = host_golden();
-    let mut mem = vec![0u8; report::BYTES];
+    let mut mem = report::TrainMemory::new();
     let (ppg, trained) = report::trained::<f64>(&mut mem).expect("the golden run on the host");
     report::print_trained(&mut golden, "", &ppg, &trained).expect("printing to a string");
     let shared = |l: &&str| !l.starts_with("rng ") && !l.starts_with("single_");

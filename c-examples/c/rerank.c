@@ -145,6 +145,7 @@ static int rerank(ppg_engine *engine, const query *q) {
     ppg_objective_config_default(&objective); /* EEL, 5 levels, reference exposure */
     config.score_input = true;                 /* never worse than the input */
     ppg_train_report report;
+    ppg_train_report_default(&report);
     status = ppg_engine_train_builtin(engine, &config, &objective, &report);
     if (status != PPG_STATUS_OK) {
         return failed("ppg_engine_train_builtin", status);
@@ -194,8 +195,15 @@ static int rerank(ppg_engine *engine, const query *q) {
 }
 
 int main(void) {
+    /* The library must serve this header's version (a newer header would be refused). */
+    ppg_status status = PPG_CHECK_VERSION();
+    if (status != PPG_STATUS_OK) {
+        fprintf(stderr, "rerank: built against ppg.h %s, running on libppg %s\n",
+                PPG_VERSION_STRING, ppg_version());
+        return failed("ppg_check_version", status);
+    }
     size_t size, align;
-    ppg_status status =
+    status =
         ppg_engine_layout(PPG_METHOD_PPG, MAX_ITEMS, SESSIONS, BATCH, &size, &align);
     if (status != PPG_STATUS_OK) {
         return failed("ppg_engine_layout", status);

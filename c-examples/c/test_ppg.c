@@ -106,6 +106,8 @@ static int same_future(ppg_engine *a, ppg_engine *b) {
     ppg_objective_config objective;
     ppg_objective_config_default(&objective);
     ppg_train_report pa, pb;
+    ppg_train_report_default(&pa);
+    ppg_train_report_default(&pb);
     CHECK_STATUS(ppg_engine_train_builtin(a, &config, &objective, &pa), PPG_STATUS_OK);
     CHECK_STATUS(ppg_engine_train_builtin(b, &config, &objective, &pb), PPG_STATUS_OK);
     CHECK(pa.epochs == pb.epochs && pa.samples == pb.samples && pa.best_cost == pb.best_cost);
@@ -139,9 +141,66 @@ static int test_version_and_messages(void) {
     CHECK(ppg_version() != NULL && strlen(ppg_version()) > 0);
     CHECK(strcmp(ppg_status_str(PPG_STATUS_OK), "ok") == 0);
     CHECK(strcmp(ppg_status_str(12345), "unknown status") == 0);
-    for (uint32_t s = 0; s <= PPG_STATUS_PANIC; s++) {
+    for (uint32_t s = 0; s <= PPG_STATUS_VERSION_MISMATCH; s++) {
         CHECK(strcmp(ppg_status_str(s), "unknown status") != 0);
     }
+    return 1;
+}
+
+/* The header's version is the library's, and PPG_CHECK_VERSION() accepts it and no newer
+ * or other-line header. */
+static int test_header_and_library_versions(void) {
+    char header[32];
+    snprintf(header, sizeof header, "%d.%d.%d", PPG_VERSION_MAJOR, PPG_VERSION_MINOR,
+             PPG_VERSION_PATCH);
+    CHECK(strcmp(header, PPG_VERSION_STRING) == 0);
+    CHECK(strcmp(ppg_version(), PPG_VERSION_STRING) == 0);
+    CHECK_STATUS(PPG_CHECK_VERSION(), PPG_STATUS_OK);
+    CHECK_STATUS(ppg_check_version(PPG_VERSION_MAJOR, PPG_VERSION_MINOR, PPG_VERSION_PATCH + 1),
+                 PPG_STATUS_VERSION_MISMATCH);
+    CHECK_STATUS(ppg_check_version(PPG_VERSION_MAJOR + 1, 0, 0), PPG_STATUS_VERSION_MISMATCH);
+    return 1;
+}
+
+/* A struct_size the library does not know (a newer header's, or an unfilled struct) is
+ * refused with nothing read or written: the report keeps its bytes, _init writes nothing.
+ * (The structs compared bytewise are filled by memset: the library leaves the padding of
+ * what it writes unspecified, as C does.) */
+static int test_unknown_struct_size(void) {
+    ppg_engine *a = engine_with_query(PPG_METHOD_PPG, 21);
+    CHECK(a != NULL);
+    ppg_train_config config;
+    ppg_objective_config objective;
+    ppg_train_report report;
+    ppg_train_config_default(&config);
+    ppg_objective_config_default(&objective);
+    ppg_train_report_default(&report);
+    CHECK(config.struct_size == sizeof config && objective.struct_size == sizeof objective);
+    CHECK(report.struct_size == sizeof report && report.best_epoch == -1);
+    memset(&report, 0xAB, sizeof report);
+    report.struct_size = sizeof report;
+    ppg_train_report before;
+    memcpy(&before, &report, sizeof report);
+    config.struct_size = sizeof config + 8;
+    CHECK_STATUS(ppg_engine_train_builtin(a, &config, &objective, &report),
+                 PPG_STATUS_VERSION_MISMATCH);
+    config.struct_size = sizeof config;
+    objective.struct_size = 0;
+    CHECK_STATUS(ppg_engine_train_builtin(a, &config, &objective, &report),
+                 PPG_STATUS_VERSION_MISMATCH);
+    CHECK(memcmp(&report, &before, sizeof report) == 0);
+    ppg_objective_config_default(&objective);
+    report.struct_size = 0xABABABAB;
+    CHECK_STATUS(ppg_engine_train_builtin(a, &config, &objective, &report),
+                 PPG_STATUS_VERSION_MISMATCH);
+    uint64_t ids[LEN];
+    CHECK_STATUS(ppg_engine_best(a, ids, LEN, NULL), PPG_STATUS_NO_RESULT);
+    ppg_train_config untouched;
+    memset(&config, 0x5A, sizeof config);
+    memcpy(&untouched, &config, sizeof config);
+    CHECK_STATUS(ppg_train_config_init(&config, sizeof config - 1), PPG_STATUS_VERSION_MISMATCH);
+    CHECK(memcmp(&config, &untouched, sizeof config) == 0);
+    ppg_engine_free(a);
     return 1;
 }
 
@@ -157,8 +216,10 @@ static int test_null_pointers(void) {
     CHECK_STATUS(ppg_engine_new(PPG_METHOD_PPG, ITEMS, SESSIONS, BATCH, 1, NULL),
                  PPG_STATUS_NULL_PARAMETER);
     CHECK(out == NULL);
-    CHECK_STATUS(ppg_train_config_default(NULL), PPG_STATUS_NULL_PARAMETER);
-    CHECK_STATUS(ppg_objective_config_default(NULL), PPG_STATUS_NULL_PARAMETER);
+    CHECK_STATUS(ppg_train_config_init(NULL, sizeof(ppg_train_config)), PPG_STATUS_NULL_PARAMETER);
+    CHECK_STATUS(ppg_objective_config_init(NULL, sizeof(ppg_objective_config)),
+                 PPG_STATUS_NULL_PARAMETER);
+    CHECK_STATUS(ppg_train_report_init(NULL, sizeof(ppg_train_report)), PPG_STATUS_NULL_PARAMETER);
     ppg_engine_free(NULL); /* a no-op, like free(NULL) */
 
     ppg_engine *a = engine_with_query(PPG_METHOD_PPG, 7);
@@ -173,6 +234,7 @@ static int test_null_pointers(void) {
     ppg_train_report report;
     ppg_train_config_default(&config);
     ppg_objective_config_default(&objective);
+    ppg_train_report_default(&report);
     CHECK_STATUS(ppg_engine_set_query(NULL, QUERY, N, SESSIONS), PPG_STATUS_NULL_PARAMETER);
     CHECK_STATUS(ppg_engine_set_query(a, NULL, N, SESSIONS), PPG_STATUS_NULL_PARAMETER);
     CHECK_STATUS(ppg_engine_ranking_len(a, NULL), PPG_STATUS_NULL_PARAMETER);
@@ -366,6 +428,7 @@ static int test_callback_returning_nan(void) {
     config.initial_weight = 0.3; /* moved and moved back by the failed run */
     ppg_train_report report;
     memset(&report, 0xAB, sizeof report);
+    report.struct_size = sizeof report; /* all the library reads before writing */
     ppg_train_report untouched = report;
     nan_later state = {0, 100}; /* NaN in the 7th epoch */
     CHECK_STATUS(ppg_engine_train(a, &config, cost_then_nan, &state, &report),
@@ -421,6 +484,7 @@ static int test_train_before_query(void) {
     ppg_train_report report;
     ppg_train_config_default(&config);
     ppg_objective_config_default(&objective);
+    ppg_train_report_default(&report);
     uint64_t ids[LEN];
     double costs[1] = {0};
     double value;
@@ -519,6 +583,7 @@ static double ndcg_cost_of_reversed(double top, double second, ppg_status *statu
         ppg_train_config config;
         ppg_train_report report;
         ppg_train_config_default(&config);
+        ppg_train_report_default(&report);
         config.epochs = 3;
         config.batch = 4;
         if (*status == PPG_STATUS_OK &&
@@ -678,6 +743,8 @@ static int test_panic_poisons_the_engine(void) {
 int main(void) {
     printf("ppg %s C API tests\n", ppg_version());
     run_test(test_version_and_messages, "version and messages");
+    run_test(test_header_and_library_versions, "header and library versions");
+    run_test(test_unknown_struct_size, "unknown struct_size");
     run_test(test_null_pointers, "NULL pointers");
     run_test(test_memory_too_small_or_misaligned, "memory too small or misaligned");
     run_test(test_zero_items, "zero items");

@@ -227,6 +227,7 @@ class Engine {
     using Fn = std::remove_reference_t<F>;
     Context<Fn> ctx{&objective, nullptr};
     TrainReport report{};
+    check(ppg_train_report_default(&report), "ppg_train_report_default");
     ppg_status status = ppg_engine_train(engine_, &config, &trampoline<Fn>, &ctx, &report);
     if (ctx.error) {
       std::rethrow_exception(ctx.error);
@@ -238,6 +239,7 @@ class Engine {
   // Trains against a built-in objective over the query's utilities and groups.
   TrainReport train_builtin(const TrainConfig& config, const ObjectiveConfig& objective) {
     TrainReport report{};
+    check(ppg_train_report_default(&report), "ppg_train_report_default");
     check(ppg_engine_train_builtin(engine_, &config, &objective, &report),
           "ppg_engine_train_builtin");
     return report;

@@ -156,6 +156,7 @@ static void train(void) {
   check("ppg_train_config_default", ppg_train_config_default(&config));
   check("ppg_objective_config_default", ppg_objective_config_default(&objective));
   ppg_train_report report;
+  check("ppg_train_report_default", ppg_train_report_default(&report));
   check("ppg_engine_train_builtin",
         ppg_engine_train_builtin(engine, &config, &objective, &report));
   uint64_t best[40];

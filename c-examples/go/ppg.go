@@ -57,6 +57,7 @@ const (
 	StatusNoResult         = int(C.PPG_STATUS_NO_RESULT)
 	StatusAllocationFailed = int(C.PPG_STATUS_ALLOCATION_FAILED)
 	StatusPanic            = int(C.PPG_STATUS_PANIC)
+	StatusVersionMismatch  = int(C.PPG_STATUS_VERSION_MISMATCH)
 )
 
 // Error is a failed C call: Status is its ppg_status, Msg ppg_status_str's message and
@@ -82,7 +83,7 @@ func check(status C.ppg_status, op string) error {
 	return &Error{Status: int(status), Msg: C.GoString(C.ppg_status_str(C.uint32_t(status))), Op: op}
 }
 
-// Version is the library's version, e.g. "0.1.0".
+// Version is the library's version, e.g. "0.2.0".
 func Version() string { return C.GoString(C.ppg_version()) }
 
 // Method picks the optimiser of an engine.
@@ -155,7 +156,7 @@ type TrainConfig struct {
 // DefaultTrainConfig is the paper's reference recipe.
 func DefaultTrainConfig() TrainConfig {
 	var c C.ppg_train_config
-	if err := check(C.ppg_train_config_default(&c), "ppg_train_config_default"); err != nil {
+	if err := check(C.ppg_train_config_init(&c, C.size_t(unsafe.Sizeof(c))), "ppg_train_config_init"); err != nil {
 		panic(err) // only a NULL or misaligned pointer fails, never this one
 	}
 	return TrainConfig{
@@ -177,6 +178,7 @@ func DefaultTrainConfig() TrainConfig {
 
 func (t TrainConfig) c() C.ppg_train_config {
 	return C.ppg_train_config{
+		struct_size:      C.uint32_t(unsafe.Sizeof(C.ppg_train_config{})),
 		learning_rate:    C.double(t.LearningRate),
 		epochs:           C.uint32_t(t.Epochs),
 		batch:            C.size_t(t.Batch),
@@ -205,7 +207,7 @@ type ObjectiveConfig struct {
 // DefaultObjective is the library's default objective with its metric set to m.
 func DefaultObjective(m Metric) ObjectiveConfig {
 	var c C.ppg_objective_config
-	if err := check(C.ppg_objective_config_default(&c), "ppg_objective_config_default"); err != nil {
+	if err := check(C.ppg_objective_config_init(&c, C.size_t(unsafe.Sizeof(c))), "ppg_objective_config_init"); err != nil {
 		panic(err) // only a NULL or misaligned pointer fails, never this one
 	}
 	return ObjectiveConfig{
@@ -219,11 +221,12 @@ func DefaultObjective(m Metric) ObjectiveConfig {
 
 func (o ObjectiveConfig) c() C.ppg_objective_config {
 	return C.ppg_objective_config{
-		metric:     C.uint32_t(o.Metric),
-		eel_levels: C.uint32_t(o.EELLevels),
-		ndcg_k:     C.size_t(o.NDCGK),
-		mix_weight: C.double(o.MixWeight),
-		rank_start: C.uint32_t(o.RankStart),
+		struct_size: C.uint32_t(unsafe.Sizeof(C.ppg_objective_config{})),
+		metric:      C.uint32_t(o.Metric),
+		eel_levels:  C.uint32_t(o.EELLevels),
+		ndcg_k:      C.size_t(o.NDCGK),
+		mix_weight:  C.double(o.MixWeight),
+		rank_start:  C.uint32_t(o.RankStart),
 	}
 }
 
@@ -233,6 +236,15 @@ type TrainReport struct {
 	Samples   uint32
 	BestCost  float64
 	BestEpoch int64 // -1 when the run found no new best
+}
+
+// newReport is a report prepared for a training call (its struct_size set).
+func newReport() C.ppg_train_report {
+	var r C.ppg_train_report
+	if err := check(C.ppg_train_report_init(&r, C.size_t(unsafe.Sizeof(r))), "ppg_train_report_init"); err != nil {
+		panic(err) // only a NULL or misaligned pointer fails, never this one
+	}
+	return r
 }
 
 func report(r C.ppg_train_report) TrainReport {
@@ -389,7 +401,7 @@ func (en *Engine) Train(cfg TrainConfig, objective func(ranking []uint64, sessio
 	h := cgo.NewHandle(ctx)
 	defer h.Delete()
 	c := cfg.c()
-	var r C.ppg_train_report
+	r := newReport()
 	status := C.ppg_go_train(en.e, &c, C.uintptr_t(h), &r)
 	if ctx.panicked {
 		panic(ctx.panicVal)
@@ -404,7 +416,7 @@ func (en *Engine) Train(cfg TrainConfig, objective func(ranking []uint64, sessio
 func (en *Engine) TrainBuiltin(cfg TrainConfig, obj ObjectiveConfig) (TrainReport, error) {
 	c := cfg.c()
 	o := obj.c()
-	var r C.ppg_train_report
+	r := newReport()
 	if err := check(C.ppg_engine_train_builtin(en.e, &c, &o, &r), "ppg_engine_train_builtin"); err != nil {
 		return TrainReport{}, err
 	}

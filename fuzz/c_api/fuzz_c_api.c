@@ -132,7 +132,7 @@ static unsigned pointer_mode(input *in) {
 #define ON_ENGINE (BASE | S(NO_QUERY))
 
 static void check_status(ppg_status st, uint32_t allowed, const char *call) {
-    if ((uint32_t)st > PPG_STATUS_PANIC) {
+    if ((uint32_t)st > PPG_STATUS_VERSION_MISMATCH) {
         fprintf(stderr, "%s returned %u\n", call, (unsigned)st);
         finding("status outside the enumeration", __LINE__);
     }
@@ -568,9 +568,12 @@ static void op_train(pair *p, input *in, int builtin) {
     int no_callback = u8(in) % 32 == 0;
     if (gk.p) memcpy(gk.p, &c, sizeof c);
     if (go.p) memcpy(go.p, &o, sizeof o);
+    /* A report is prepared by its _default before a call (its struct_size is read). */
+    ppg_train_report prepared;
+    ppg_train_report_default(&prepared);
+    if (gr.p) memcpy(gr.p, &prepared, sizeof prepared);
     ppg_status st;
-    ppg_train_report mine;
-    memset(&mine, 0, sizeof mine);
+    ppg_train_report mine = prepared;
     if (builtin) {
         st = ppg_engine_train_builtin(p->e, (const ppg_train_config *)(void *)gk.p,
                                       (const ppg_objective_config *)(void *)go.p,
@@ -600,8 +603,9 @@ static void op_train(pair *p, input *in, int builtin) {
                 "shadow's training report differs");
         m->pending_count = 0; /* training replaces any pending batch */
     }
-    REQUIRE(guard_intact(&gr, st == PPG_STATUS_OK && gr.p ? sizeof(ppg_train_report) : 0),
-            "training wrote its report on failure");
+    REQUIRE(guard_intact(&gr, gr.p ? sizeof(ppg_train_report) : 0) &&
+                (st == PPG_STATUS_OK || !gr.p || memcmp(gr.p, &prepared, sizeof prepared) == 0),
+            "training wrote its report on failure, or outside it");
     guard_free(&gk);
     guard_free(&go);
     guard_free(&gr);
@@ -725,6 +729,8 @@ static void same_future(pair *p, input *in) {
     ppg_objective_config o;
     ppg_objective_config_default(&o);
     ppg_train_report ra, rb;
+    ppg_train_report_default(&ra);
+    ppg_train_report_default(&rb);
     ppg_status sa = ppg_engine_train_builtin(p->e, &c, &o, &ra);
     ppg_status sb = ppg_engine_train_builtin(p->s, &c, &o, &rb);
     REQUIRE(sa == sb && (sa != PPG_STATUS_OK || memcmp(&ra, &rb, sizeof ra) == 0),

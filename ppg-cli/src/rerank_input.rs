@@ -2,7 +2,7 @@
 //! rows of a query contiguous, so that a query is complete when the next one starts and the
 //! reader never holds more than one query.
 //!
-//! The rules (also in `ppg rerank --help` and the README's "Errors"):
+//! The rules (also in `ppg rerank --help` and docs/cli.md's "Errors and exit status"):
 //! - columns `qid item score group [label]` found by header name, in any order, other
 //!   columns ignored; a UTF-8 byte-order mark before the header is accepted;
 //! - fields are trimmed; blank lines are skipped;

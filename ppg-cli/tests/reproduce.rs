@@ -187,7 +187,7 @@ fn bad_data_files() {
 }
 
 /// The data folder from `PPG_DATA_DIR`. A relative path is taken from the workspace root,
-/// where the README and `.ci/run` set it (`../shared/data`): cargo runs each test in its
+/// where docs/reliability.md and `.ci/run` set it (`../shared/data`): cargo runs each test in its
 /// package's folder instead.
 fn data_dir() -> Option<PathBuf> {
     match std::env::var_os("PPG_DATA_DIR") {

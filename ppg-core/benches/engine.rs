@@ -1,7 +1,7 @@
 //! Speed of sampling and of one full training run (criterion).
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
-use ppg_core::{Dims, Gradient, Ppg, SamplerMode, TrainConfig};
+use ppg_core::{fixed_memory, Dims, FixedMemory, Gradient, Ppg, SamplerMode, TrainConfig};
 use std::hint::black_box;
 
 #[path = "common/query.rs"]
@@ -79,6 +79,17 @@ fn training(c: &mut Criterion) {
             })
         });
     }
+    // The reference run again in a FixedMemory on the stack: the same engine code, so a
+    // difference is where the memory lies.
+    let mut memory: fixed_memory!(20, 4, 16) = FixedMemory::new();
+    let mut ppg = memory.engine(1).unwrap();
+    group.bench_function(BenchmarkId::new("fixed", "4x20"), |b| {
+        b.iter(|| {
+            ppg.start(items, sessions, 0.5).unwrap();
+            let mut objective = eel;
+            black_box(ppg.train(&mut objective, &TrainConfig::default()).unwrap())
+        })
+    });
     group.finish();
 }
 

@@ -3,7 +3,7 @@
 //! (`batch`, time per sample), or of 300 training runs with the reference recipe on the
 //! benchmark's EEL query (`train`; `train-dtr` for DTR). A second argument sets the list
 //! length, with repetitions scaled down by its square (`train 271`). On a shared virtual machine the
-//! least round moves less than criterion's mean does; the README's figures still come from
+//! least round moves less than criterion's mean does; docs/performance.md's figures still come from
 //! criterion (`cargo bench -p ppg-core --bench engine`).
 
 #[path = "../benches/common/query.rs"]

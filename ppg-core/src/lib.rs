@@ -34,6 +34,9 @@
 //! - `engine`: [`Ppg`], the one public engine. It lays out the caller's buffer for the
 //!   distribution, the sampler and the trainer, checks every argument before it delegates,
 //!   and undoes a failed training run from a snapshot.
+//! - `fixed`: [`FixedMemory`] and [`FixedPpg`], the same engine over memory whose capacity
+//!   (items, sessions, batch) is in its type, checked when compiling, and the best ranking
+//!   as a bounded [`Ranking`]. It uses the engine only.
 //! - [`pl`]: [`PlackettLuce`], the baseline the paper compares with: its own policy, sampler
 //!   and trainer over the same foundations and objectives.
 #![no_std]
@@ -45,6 +48,7 @@ mod dims;
 mod distribution;
 mod engine;
 mod error;
+mod fixed;
 pub mod objective;
 mod pairs;
 pub mod pl;
@@ -56,6 +60,7 @@ mod trainer;
 pub use dims::{Dims, MAX_ITEMS};
 pub use engine::Ppg;
 pub use error::Error;
+pub use fixed::{FixedMemory, FixedPpg, Ranking};
 pub use objective::Objective;
 pub use pl::{PlConfig, PlackettLuce};
 pub use report::TrainReport;
@@ -63,6 +68,11 @@ pub use rng::Rng;
 pub use sampler::SamplerMode;
 pub use trainer::{Gradient, PendingDraw, TrainConfig};
 
+// The Rust examples of the README and of docs/rust.md are doctests of this crate.
 #[cfg(doctest)]
 #[doc = include_str!("../../README.md")]
 struct ReadmeDoctests;
+
+#[cfg(doctest)]
+#[doc = include_str!("../../docs/rust.md")]
+struct RustGuideDoctests;

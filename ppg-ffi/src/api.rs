@@ -5,7 +5,9 @@
 //! `extern "C"` function per entry of `include/ppg.h`, in the header's order, each with the
 //! documentation cbindgen copies into the header.
 
-use crate::boundary::{ffi_boundary, input, output, ppg_engine, write_out, Callback};
+use crate::boundary::{
+    ffi_boundary, growable, growable_out, init_growable, input, output, ppg_engine, Callback,
+};
 use crate::status::{message_ptr, ppg_status};
 use crate::types::{
     ppg_item, ppg_method, ppg_objective_config, ppg_train_config, ppg_train_report,
@@ -36,7 +38,7 @@ pub type ppg_cost_fn = Option<
     ) -> f64,
 >;
 
-/// The library version, e.g. "0.1.0": a static NUL-terminated string (never NULL, never
+/// The library version, e.g. "0.2.0": a static NUL-terminated string (never NULL, never
 /// freed). Thread-safe.
 #[no_mangle]
 pub extern "C" fn ppg_version() -> *const c_char {
@@ -50,39 +52,71 @@ pub extern "C" fn ppg_status_str(status: u32) -> *const c_char {
     message_ptr(status)
 }
 
-/// Fills `*out` with the reference recipe of the paper (50 epochs of 16 samples, learning
-/// rate 0.4, clamp to [0.05, 0.95], patience 20, uncorrected sampler, approximate
-/// gradient, no baseline, input not scored, initial weight 0.5; PL learning rate 0.1).
+/// Whether this library serves a program compiled against the header of version
+/// `major.minor.patch`; call it as `PPG_CHECK_VERSION()` once at start. The same major
+/// and, while the major is 0, the same minor (in 0.x each minor breaks the ABI), and the
+/// library no older than the header. The library's own version is `ppg_version()`.
 ///
-/// Returns `PPG_STATUS_OK`, `PPG_STATUS_NULL_PARAMETER` (`out` NULL) or
-/// `PPG_STATUS_MISALIGNED`. Thread-safe.
-///
-/// # Safety
-/// `out` is NULL or points to a writable `ppg_train_config`.
+/// Returns `PPG_STATUS_OK` or `PPG_STATUS_VERSION_MISMATCH`. Thread-safe.
 #[no_mangle]
-pub unsafe extern "C" fn ppg_train_config_default(out: *mut ppg_train_config) -> ppg_status {
-    ffi_boundary!(nonnull(out) => {
-        write_out!(out, ppg_train_config::reference());
-        Ok(())
-    })
+pub extern "C" fn ppg_check_version(major: u32, minor: u32, patch: u32) -> ppg_status {
+    ffi_boundary!(nonnull() => { crate::version::check(major, minor, patch) })
 }
 
-/// Fills `*out` with the default objective: EEL with 5 grade levels and the reference
-/// exposure (`PPG_RANK_START_ONE`), NDCG@10 at mix weight 0.
+/// Fills the first `size` bytes of `*out` with the reference recipe of the paper (50
+/// epochs of 16 samples, learning rate 0.4, clamp to [0.05, 0.95], patience 20,
+/// uncorrected sampler, approximate gradient, no baseline, input not scored, initial
+/// weight 0.5; PL learning rate 0.1; no growing) and sets `out->struct_size = size`.
+/// Call it as `ppg_train_config_default(out)`, which passes `sizeof *(out)`.
 ///
-/// Returns `PPG_STATUS_OK`, `PPG_STATUS_NULL_PARAMETER` (`out` NULL) or
-/// `PPG_STATUS_MISALIGNED`. Thread-safe.
+/// Returns `PPG_STATUS_OK`, `PPG_STATUS_NULL_PARAMETER` (`out` NULL),
+/// `PPG_STATUS_MISALIGNED` or `PPG_STATUS_VERSION_MISMATCH` (`size` is no layout this
+/// library knows; nothing written). Thread-safe.
 ///
 /// # Safety
-/// `out` is NULL or points to a writable `ppg_objective_config`.
+/// `out` is NULL or points to `size` writable bytes.
 #[no_mangle]
-pub unsafe extern "C" fn ppg_objective_config_default(
-    out: *mut ppg_objective_config,
+pub unsafe extern "C" fn ppg_train_config_init(
+    out: *mut ppg_train_config,
+    size: usize,
 ) -> ppg_status {
-    ffi_boundary!(nonnull(out) => {
-        write_out!(out, ppg_objective_config::reference());
-        Ok(())
-    })
+    // SAFETY: the contract above.
+    ffi_boundary!(nonnull(out) => { unsafe { init_growable(out, size) } })
+}
+
+/// Fills the first `size` bytes of `*out` with the default objective (EEL with 5 grade
+/// levels and the reference exposure `PPG_RANK_START_ONE`, NDCG@10 at mix weight 0) and
+/// sets `out->struct_size = size`. Call it as `ppg_objective_config_default(out)`.
+///
+/// Returns as `ppg_train_config_init`. Thread-safe.
+///
+/// # Safety
+/// `out` is NULL or points to `size` writable bytes.
+#[no_mangle]
+pub unsafe extern "C" fn ppg_objective_config_init(
+    out: *mut ppg_objective_config,
+    size: usize,
+) -> ppg_status {
+    // SAFETY: the contract above.
+    ffi_boundary!(nonnull(out) => { unsafe { init_growable(out, size) } })
+}
+
+/// Prepares a report for a training call: the first `size` bytes of `*out` say that
+/// nothing ran (0 epochs and samples, best cost +infinity, best epoch -1) and
+/// `out->struct_size = size`, which tells the library how much it may write. Call it as
+/// `ppg_train_report_default(out)`.
+///
+/// Returns as `ppg_train_config_init`. Thread-safe.
+///
+/// # Safety
+/// `out` is NULL or points to `size` writable bytes.
+#[no_mangle]
+pub unsafe extern "C" fn ppg_train_report_init(
+    out: *mut ppg_train_report,
+    size: usize,
+) -> ppg_status {
+    // SAFETY: the contract above.
+    ffi_boundary!(nonnull(out) => { unsafe { init_growable(out, size) } })
 }
 
 /// The memory an engine needs: `*size` bytes aligned to `*align`, for `kind`
@@ -384,12 +418,13 @@ pub unsafe extern "C" fn ppg_engine_sample(
 /// `PPG_STATUS_NO_QUERY`; `PPG_STATUS_INVALID_ARGUMENT` (a bad recipe, `count` 0 or
 /// `len != count * items * sessions`); `PPG_STATUS_NO_PENDING_BATCH`;
 /// `PPG_STATUS_UNKNOWN_SAMPLE` (not the pending batch); `PPG_STATUS_NOT_FINITE` (a NaN
-/// or infinite cost); `PPG_STATUS_PANIC`. On failure the batch stays pending.
+/// or infinite cost); `PPG_STATUS_VERSION_MISMATCH` (`config->struct_size` unknown);
+/// `PPG_STATUS_PANIC`. On failure the batch stays pending.
 ///
 /// # Safety
 /// `engine` is a live handle; `rankings` points to `len` readable `uint64_t`, `costs` to
-/// `count` readable `double`, `config` to a readable `ppg_train_config` (each may be NULL,
-/// which is refused).
+/// `count` readable `double`, `config` to a `ppg_train_config` of `struct_size` readable
+/// bytes (each may be NULL, which is refused).
 #[no_mangle]
 pub unsafe extern "C" fn ppg_engine_update(
     engine: *mut ppg_engine,
@@ -400,7 +435,7 @@ pub unsafe extern "C" fn ppg_engine_update(
     config: *const ppg_train_config,
 ) -> ppg_status {
     ffi_boundary!(engine(engine), nonnull(rankings, costs, config) => |e| {
-        let config = input!(config, 1)[0];
+        let config: ppg_train_config = growable!(config);
         e.update(input!(rankings, len), input!(costs, count), &config)
     })
 }
@@ -448,11 +483,14 @@ pub unsafe extern "C" fn ppg_engine_best(
 /// NULL; `user` and `report` may be NULL); `PPG_STATUS_MISALIGNED`;
 /// `PPG_STATUS_NO_QUERY`; `PPG_STATUS_INVALID_ARGUMENT` (a field of `config` out of
 /// range); `PPG_STATUS_NOT_FINITE` (the callback returned NaN or an infinity);
-/// `PPG_STATUS_PANIC`. `*report` is written on success only.
+/// `PPG_STATUS_VERSION_MISMATCH` (the `struct_size` of `config` or `report` unknown,
+/// checked before anything runs); `PPG_STATUS_PANIC`. `*report` (prepared by
+/// `ppg_train_report_default`) is written on success only, up to its `struct_size`.
 ///
 /// # Safety
-/// `engine` is a live handle; `config` is NULL or readable; `callback` follows the
-/// `ppg_cost_fn` contract; `report` is NULL or writable.
+/// `engine` is a live handle; `config` is NULL or a struct of `struct_size` readable
+/// bytes; `callback` follows the `ppg_cost_fn` contract; `report` is NULL or a struct of
+/// `struct_size` writable bytes.
 #[no_mangle]
 pub unsafe extern "C" fn ppg_engine_train(
     engine: *mut ppg_engine,
@@ -463,12 +501,12 @@ pub unsafe extern "C" fn ppg_engine_train(
 ) -> ppg_status {
     ffi_boundary!(engine(engine), nonnull(config) => |e| {
         let f = callback.ok_or(ppg_status::NullParameter)?;
-        let config = input!(config, 1)[0];
-        let report_out = if report.is_null() { None } else { Some(output!(report, 1)) };
+        let config: ppg_train_config = growable!(config);
+        let report_out = growable_out!(report);
         let callback = Callback { f, user };
         let r = e.train(&config, |ranking, sessions| callback.call(ranking, sessions))?;
-        if let Some(slot) = report_out {
-            slot[0].write(r);
+        if let Some(out) = report_out {
+            out.write(r);
         }
         Ok(())
     })
@@ -485,12 +523,14 @@ pub unsafe extern "C" fn ppg_engine_train(
 /// range, or utilities a metric refuses: negative for DTR or NDCG);
 /// `PPG_STATUS_NOT_FINITE` (a cost that is not finite, e.g. DTR or EEL over utilities
 /// near the `double` range; NDCG takes any finite utility `>= 0`, its gains scaled so
-/// that none overflows); `PPG_STATUS_CAPACITY` (more than 16 groups); `PPG_STATUS_UNSUPPORTED` (DTR with more
-/// than 2 groups); `PPG_STATUS_PANIC`.
+/// that none overflows); `PPG_STATUS_CAPACITY` (more than 16 groups);
+/// `PPG_STATUS_UNSUPPORTED` (DTR with more than 2 groups); `PPG_STATUS_VERSION_MISMATCH`
+/// (as `ppg_engine_train`, `objective` included); `PPG_STATUS_PANIC`.
 ///
 /// # Safety
-/// `engine` is a live handle; `config` and `objective` are NULL or readable; `report` is
-/// NULL or writable.
+/// `engine` is a live handle; `config` and `objective` are NULL or structs of
+/// `struct_size` readable bytes; `report` is NULL or a struct of `struct_size` writable
+/// bytes.
 #[no_mangle]
 pub unsafe extern "C" fn ppg_engine_train_builtin(
     engine: *mut ppg_engine,
@@ -499,12 +539,13 @@ pub unsafe extern "C" fn ppg_engine_train_builtin(
     report: *mut ppg_train_report,
 ) -> ppg_status {
     ffi_boundary!(engine(engine), nonnull(config, objective) => |e| {
-        let config = input!(config, 1)[0];
-        let spec = input!(objective, 1)[0].check()?;
-        let report_out = if report.is_null() { None } else { Some(output!(report, 1)) };
+        let config: ppg_train_config = growable!(config);
+        let objective: ppg_objective_config = growable!(objective);
+        let spec = objective.check()?;
+        let report_out = growable_out!(report);
         let r = e.train_builtin(&config, &spec)?;
-        if let Some(slot) = report_out {
-            slot[0].write(r);
+        if let Some(out) = report_out {
+            out.write(r);
         }
         Ok(())
     })
@@ -520,10 +561,12 @@ pub unsafe extern "C" fn ppg_engine_train_builtin(
 /// `PPG_STATUS_NO_QUERY`; `PPG_STATUS_INVALID_ARGUMENT` (`len` wrong, or as
 /// `ppg_engine_train_builtin`); `PPG_STATUS_UNKNOWN_ITEM`; `PPG_STATUS_NOT_PERMUTATION`
 /// (an id twice in a session); `PPG_STATUS_NOT_FINITE`, `PPG_STATUS_CAPACITY`,
-/// `PPG_STATUS_UNSUPPORTED` as `ppg_engine_train_builtin`; `PPG_STATUS_PANIC`.
+/// `PPG_STATUS_UNSUPPORTED`, `PPG_STATUS_VERSION_MISMATCH` as `ppg_engine_train_builtin`;
+/// `PPG_STATUS_PANIC`.
 ///
 /// # Safety
-/// `engine` is a live handle; `objective` is NULL or readable; `ranking` is NULL or
+/// `engine` is a live handle; `objective` is NULL or a struct of `struct_size` readable
+/// bytes; `ranking` is NULL or
 /// points to `len` readable `uint64_t`; `value` is NULL or writable.
 #[no_mangle]
 pub unsafe extern "C" fn ppg_engine_evaluate(
@@ -534,7 +577,8 @@ pub unsafe extern "C" fn ppg_engine_evaluate(
     value: *mut f64,
 ) -> ppg_status {
     ffi_boundary!(engine(engine), nonnull(objective, ranking, value) => |e| {
-        let spec = input!(objective, 1)[0].check()?;
+        let objective: ppg_objective_config = growable!(objective);
+        let spec = objective.check()?;
         let out = output!(value, 1);
         out[0].write(e.evaluate(&spec, input!(ranking, len))?);
         Ok(())

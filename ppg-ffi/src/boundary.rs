@@ -13,6 +13,7 @@
 //! with the engine block).
 
 use crate::engine::Engine;
+use crate::growable::Growable;
 use crate::status::{ppg_status, Status};
 use crate::types::ppg_method;
 use core::ffi::c_void;
@@ -244,14 +245,86 @@ pub(crate) unsafe fn write_slice<'s, T>(p: *mut T, len: usize) -> Status<&'s mut
     Ok(unsafe { core::slice::from_raw_parts_mut(p.cast::<MaybeUninit<T>>(), len) })
 }
 
-/// Writes one output value; NULL is checked, misalignment refused.
+/// The caller's growable struct at `p`: the fields of the caller's layout (as its
+/// `struct_size` says), the fields it lacks at their defaults. NULL, misalignment and an
+/// unknown `struct_size` are refused before anything else is read.
 ///
 /// # Safety
-/// A non-NULL `p` points to a writable `T`.
-pub(crate) unsafe fn write_one<T>(p: *mut T, value: T) -> Status<()> {
+/// A non-NULL `p` points to a readable struct whose `struct_size` bytes are readable.
+pub(crate) unsafe fn read_growable<T: Growable>(p: *const T) -> Status<T> {
+    // SAFETY: as this function's contract.
+    let end = unsafe { caller_layout(p) }?;
+    let mut value = T::defaults();
+    // SAFETY: `end <= struct_size` bytes of the caller's struct are readable (contract
+    // above) and `end <= size_of::<T>()` (a known layout); the copy is untyped, so the
+    // padding it carries along is fine.
+    unsafe { core::ptr::copy_nonoverlapping(p.cast::<u8>(), (&raw mut value).cast::<u8>(), end) };
+    Ok(value)
+}
+
+/// The one place that reads a caller's `struct_size`: NULL and misalignment refused, then
+/// the end of the caller's layout, or `PPG_STATUS_VERSION_MISMATCH`.
+///
+/// # Safety
+/// A non-NULL `p` points to a struct whose first four bytes are readable.
+unsafe fn caller_layout<T: Growable>(p: *const T) -> Status<usize> {
     check(p, 1)?;
-    // SAFETY: non-NULL and aligned (checked), writable per the contract above.
-    unsafe { p.write(value) };
+    // SAFETY: non-NULL and aligned (checked); every layout begins with `uint32_t struct_size`.
+    let size = unsafe { p.cast::<u32>().read() };
+    T::known_end(size as usize)
+}
+
+/// A caller's growable output struct whose `struct_size` is checked: [`Self::write`]
+/// writes the fields of the caller's layout only, and leaves `struct_size` as it was.
+pub(crate) struct GrowableOut<T> {
+    p: *mut T,
+    end: usize,
+}
+
+impl<T: Growable> GrowableOut<T> {
+    /// Checks NULL, alignment and `struct_size` (before the call does its work, so that a
+    /// refused struct leaves the engine untouched).
+    ///
+    /// # Safety
+    /// A non-NULL `p` points to a struct whose `struct_size` bytes are writable and which
+    /// nothing else uses until [`Self::write`].
+    pub(crate) unsafe fn new(p: *mut T) -> Status<Self> {
+        // SAFETY: as this function's contract.
+        let end = unsafe { caller_layout(p.cast_const()) }?;
+        Ok(GrowableOut { p, end })
+    }
+
+    /// Writes `value`'s fields of the caller's layout.
+    pub(crate) fn write(self, value: T) {
+        let skip = size_of::<u32>();
+        // SAFETY: `new` checked the pointer and the layout; `skip <= end <= struct_size`
+        // bytes are writable and `end <= size_of::<T>()`. `struct_size` (the first u32)
+        // is the caller's and stays.
+        unsafe {
+            core::ptr::copy_nonoverlapping(
+                (&raw const value).cast::<u8>().add(skip),
+                self.p.cast::<u8>().add(skip),
+                self.end - skip,
+            )
+        };
+    }
+}
+
+/// Fills the caller's growable struct at `out`, declared `size` bytes long (a known
+/// layout's `sizeof`), with the defaults of that layout's fields, `struct_size` = `size`.
+///
+/// # Safety
+/// A non-NULL `out` points to `size` writable bytes.
+pub(crate) unsafe fn init_growable<T: Growable>(out: *mut T, size: usize) -> Status<()> {
+    check(out.cast_const(), 1)?;
+    let end = T::known_end(size)?;
+    let value = T::defaults();
+    // SAFETY: non-NULL and aligned (checked); `end <= size` bytes writable (contract
+    // above), `end <= size_of::<T>()`; a known size fits `u32` (the structs are small).
+    unsafe {
+        core::ptr::copy_nonoverlapping((&raw const value).cast::<u8>(), out.cast::<u8>(), end);
+        out.cast::<u32>().write(size as u32);
+    }
     Ok(())
 }
 
@@ -312,12 +385,26 @@ macro_rules! output {
     };
 }
 
-/// Writes one output value at `p`, or returns the status.
-macro_rules! write_out {
-    ($p:expr, $value:expr) => {
-        // SAFETY: the header states that `p` points to one writable value.
-        unsafe { $crate::boundary::write_one($p, $value) }?
+/// The growable struct at `p` (see [`read_growable`]), or return the status.
+macro_rules! growable {
+    ($p:expr) => {
+        // SAFETY: the header states that `p` points to a readable struct of `struct_size` bytes.
+        unsafe { $crate::boundary::read_growable($p) }?
     };
 }
 
-pub(crate) use {ffi_boundary, input, output, write_out};
+/// `None` for a NULL `p`, else the checked growable output struct at `p` (see
+/// [`GrowableOut`]), or return the status.
+macro_rules! growable_out {
+    ($p:expr) => {
+        if $p.is_null() {
+            None
+        } else {
+            // SAFETY: the header states that a non-NULL `p` points to a writable struct of
+            // `struct_size` bytes, filled by its `_default`/`_init` function.
+            Some(unsafe { $crate::boundary::GrowableOut::new($p) }?)
+        }
+    };
+}
+
+pub(crate) use {ffi_boundary, growable, growable_out, input, output};

@@ -232,6 +232,7 @@ fn report(r: TrainReport) -> crate::types::ppg_train_report {
         samples: r.samples,
         best_cost: r.best_cost,
         best_epoch: r.best_epoch.map_or(-1, i64::from),
+        ..crate::growable::Growable::defaults()
     }
 }
 

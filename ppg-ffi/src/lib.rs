@@ -27,10 +27,12 @@ extern crate std;
 mod api;
 mod boundary;
 mod engine;
+mod growable;
 #[cfg(feature = "std")]
 mod panic;
 mod status;
 mod types;
+mod version;
 
 pub use api::*;
 pub use boundary::ppg_engine;
@@ -39,6 +41,7 @@ pub use types::{
     ppg_gradient, ppg_item, ppg_method, ppg_metric, ppg_objective_config, ppg_rank_start,
     ppg_sampler, ppg_train_config, ppg_train_report,
 };
+pub use version::{PPG_VERSION_MAJOR, PPG_VERSION_MINOR, PPG_VERSION_PATCH};
 
 /// Without `std` nothing can catch a panic, and the static library needs a handler of its
 /// own: it parks the CPU (a watchdog, if any, resets the device). No caller input reaches

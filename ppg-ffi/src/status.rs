@@ -51,6 +51,10 @@ pub enum ppg_status {
     AllocationFailed = 16,
     /// An internal panic was caught; the engine is poisoned (see the header's preamble).
     Panic = 17,
+    /// A `struct_size` this library does not know (a header newer than the library, or a
+    /// struct not filled by its `_default`/`_init` function), or a header version this
+    /// library cannot serve (`ppg_check_version`). Nothing was read or written.
+    VersionMismatch = 18,
 }
 
 impl ppg_status {
@@ -75,6 +79,9 @@ impl ppg_status {
             15 => c"no ranking has been scored yet",
             16 => c"allocation failed",
             17 => c"internal panic caught; the engine is poisoned",
+            18 => {
+                c"a struct_size or version this library does not know (header newer than library?)"
+            }
             _ => c"unknown status",
         }
     }

@@ -2,6 +2,7 @@
 //! reach as easily. The cross-language contract itself is tested in C.
 
 use crate::*;
+use core::mem::size_of;
 use core::ptr;
 
 extern crate std;
@@ -49,11 +50,45 @@ fn engine(kind: ppg_method, items: usize) -> (Vec<u64>, *mut ppg_engine) {
     (block, handle)
 }
 
+/// The defaults as C gets them (`_init` with the struct's size).
 fn defaults() -> (ppg_train_config, ppg_objective_config) {
     let mut config = ppg_train_config::reference();
-    let objective = ppg_objective_config::reference();
-    unsafe { ppg_train_config_default(&mut config) };
+    let mut objective = ppg_objective_config::reference();
+    config.epochs = 0;
+    objective.eel_levels = 0;
+    let st = unsafe { ppg_train_config_init(&mut config, size_of::<ppg_train_config>()) };
+    assert_eq!(st, ppg_status::Ok);
+    let size = size_of::<ppg_objective_config>();
+    assert_eq!(
+        unsafe { ppg_objective_config_init(&mut objective, size) },
+        ppg_status::Ok
+    );
+    assert_eq!(
+        (config, objective),
+        (
+            ppg_train_config::reference(),
+            ppg_objective_config::reference()
+        )
+    );
     (config, objective)
+}
+
+/// A report as C prepares it.
+fn fresh_report() -> ppg_train_report {
+    let mut report = ppg_train_report {
+        struct_size: 0,
+        epochs: 7,
+        samples: 7,
+        best_cost: 0.0,
+        best_epoch: 7,
+    };
+    let st = unsafe { ppg_train_report_init(&mut report, size_of::<ppg_train_report>()) };
+    assert_eq!(st, ppg_status::Ok);
+    assert_eq!(
+        (report.epochs, report.best_cost, report.best_epoch),
+        (0, f64::INFINITY, -1)
+    );
+    report
 }
 
 #[test]
@@ -119,12 +154,7 @@ fn pl_refuses_utilities_beyond_float_and_constraints() {
     let (config, mut objective) = defaults();
     objective.metric = ppg_metric::EelNdcgMix as u32;
     objective.mix_weight = 0.5;
-    let mut report = ppg_train_report {
-        epochs: 0,
-        samples: 0,
-        best_cost: 0.0,
-        best_epoch: 0,
-    };
+    let mut report = fresh_report();
     let st = unsafe { ppg_engine_train_builtin(e, &config, &objective, &mut report) };
     assert_eq!(st, ppg_status::Ok);
     assert!(report.samples > 0 && report.best_cost.is_finite());
@@ -168,12 +198,7 @@ fn ppg_with_query() -> (Vec<u64>, *mut ppg_engine) {
 /// Trains `e` against `count_calls`; the report must count every call.
 fn train_counting(e: *mut ppg_engine, config: &ppg_train_config) -> ppg_train_report {
     let mut calls = 0usize;
-    let mut report = ppg_train_report {
-        epochs: 0,
-        samples: 0,
-        best_cost: 0.0,
-        best_epoch: 0,
-    };
+    let mut report = fresh_report();
     let st = unsafe {
         ppg_engine_train(
             e,
@@ -316,11 +341,55 @@ fn a_failed_first_run_keeps_the_batch_pending() {
 #[test]
 fn status_strings_are_static_and_distinct() {
     let message = |s: u32| unsafe { core::ffi::CStr::from_ptr(ppg_status_str(s)) };
-    let known: Vec<_> = (0..=ppg_status::Panic as u32).map(message).collect();
+    let known: Vec<_> = (0..=ppg_status::VersionMismatch as u32)
+        .map(message)
+        .collect();
     for (i, a) in known.iter().enumerate() {
         assert!(known[i + 1..].iter().all(|b| a != b));
     }
     assert_eq!(message(999).to_str(), Ok("unknown status"));
     let version = unsafe { core::ffi::CStr::from_ptr(ppg_version()) };
     assert_eq!(version.to_str(), Ok(env!("CARGO_PKG_VERSION")));
+}
+
+/// A `struct_size` the library does not know is refused before anything is read or
+/// written (engine, report and `_init`'s target included); a known older layout reads
+/// its prefix, the rest at the defaults.
+#[test]
+fn an_unknown_struct_size_changes_nothing() {
+    let (_block, e) = ppg_with_query();
+    let (config, objective) = defaults();
+    for size in [0, 4, size_of::<ppg_train_config>() + 8, u32::MAX as usize] {
+        let mut untouched = ppg_train_config {
+            epochs: 3,
+            ..config
+        };
+        let st = unsafe { ppg_train_config_init(&mut untouched, size) };
+        assert_eq!((st, untouched.epochs), (ppg_status::VersionMismatch, 3));
+        let wrong = ppg_train_config {
+            struct_size: size as u32,
+            ..config
+        };
+        let mut report = fresh_report();
+        let before = report;
+        let st = unsafe { ppg_engine_train_builtin(e, &wrong, &objective, &mut report) };
+        assert_eq!((st, report), (ppg_status::VersionMismatch, before));
+        let wrong = ppg_objective_config {
+            struct_size: size as u32,
+            ..objective
+        };
+        let st = unsafe { ppg_engine_train_builtin(e, &config, &wrong, &mut report) };
+        assert_eq!((st, report), (ppg_status::VersionMismatch, before));
+        report.struct_size = size as u32;
+        let st = unsafe { ppg_engine_train_builtin(e, &config, &objective, &mut report) };
+        assert_eq!(st, ppg_status::VersionMismatch);
+    }
+    // Nothing trained above: no ranking has been scored.
+    let mut best = [0u64; ITEMS * SESSIONS];
+    let st = unsafe { ppg_engine_best(e, best.as_mut_ptr(), best.len(), ptr::null_mut()) };
+    assert_eq!(st, ppg_status::NoResult);
+    assert_eq!(
+        ppg_check_version(PPG_VERSION_MAJOR, PPG_VERSION_MINOR, PPG_VERSION_PATCH),
+        ppg_status::Ok
+    );
 }

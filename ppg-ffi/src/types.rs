@@ -7,6 +7,7 @@
 #![allow(non_camel_case_types)]
 
 use crate::status::{ppg_status, Status};
+use core::mem::size_of;
 use ppg_core::objective::{RankStart, MAX_LEVELS};
 use ppg_core::{Gradient, PlConfig, SamplerMode, TrainConfig};
 
@@ -109,6 +110,9 @@ pub struct ppg_item {
 #[repr(C)]
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ppg_train_config {
+    /// `sizeof(ppg_train_config)` as the caller compiled it: set by
+    /// `ppg_train_config_default` (`ppg_train_config_init`); see "Growable structs".
+    pub struct_size: u32,
     /// PPG's step size of `w -= learning_rate * grad`; finite, `>= 0`. Default 0.4.
     pub learning_rate: f64,
     /// Epochs at most (`ppg_engine_train*`). Default 50.
@@ -152,6 +156,9 @@ pub struct ppg_train_config {
 #[repr(C)]
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ppg_objective_config {
+    /// `sizeof(ppg_objective_config)` as the caller compiled it: set by
+    /// `ppg_objective_config_default` (`ppg_objective_config_init`).
+    pub struct_size: u32,
     /// A `ppg_metric` value. Default `PPG_METRIC_EEL`.
     pub metric: u32,
     /// EEL's grade levels, 1 to 64: 5 to optimise, 2 to evaluate (protocol). Default 5.
@@ -165,10 +172,14 @@ pub struct ppg_objective_config {
     pub rank_start: u32,
 }
 
-/// What a training run did.
+/// What a training run did. Prepare it with `ppg_train_report_default` before passing
+/// it to a training call: the library writes at most `struct_size` bytes.
 #[repr(C)]
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ppg_train_report {
+    /// `sizeof(ppg_train_report)` as the caller compiled it: set by
+    /// `ppg_train_report_default` (`ppg_train_report_init`), kept by the library.
+    pub struct_size: u32,
     /// Epochs run (fewer than configured when patience ran out), over every stage of a
     /// grown run (`grow`).
     pub epochs: u32,
@@ -214,6 +225,8 @@ impl ppg_train_config {
         let ppg = TrainConfig::default();
         let pl = PlConfig::default();
         ppg_train_config {
+            // The structs are a few dozen bytes.
+            struct_size: size_of::<Self>() as u32,
             learning_rate: f64::from(ppg.learning_rate),
             epochs: ppg.epochs,
             batch: ppg.batch,
@@ -299,6 +312,8 @@ impl ppg_objective_config {
     /// EEL with 5 levels and the reference exposure; NDCG@10 at weight 0.
     pub(crate) fn reference() -> Self {
         ppg_objective_config {
+            // The structs are a few dozen bytes.
+            struct_size: size_of::<Self>() as u32,
             metric: ppg_metric::Eel as u32,
             eel_levels: 5,
             ndcg_k: 10,

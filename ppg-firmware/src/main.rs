@@ -21,12 +21,10 @@ use core::fmt::Write;
 use core::panic::PanicInfo;
 use cortex_m_rt::entry;
 use cortex_m_semihosting::{debug, hio, nr, syscall};
-use ppg_core::{Dims, Ppg, SamplerMode};
+use ppg_core::{fixed_memory, Dims, FixedMemory, FixedPpg, Ppg, SamplerMode};
 
-/// The shape of the sampling measurement: 4 sessions of 20 items, batch 16.
-const SAMPLE_4X20: Dims = Dims::new(20, 4, 16);
-/// One buffer serves every engine of this image, one after the other.
-const ENGINE_BYTES: usize = max(report::BYTES, Ppg::bytes(SAMPLE_4X20));
+/// The memory of the sampling measurement's engine: 4 sessions of 20 items, batch 16.
+type Memory4x20 = fixed_memory!(20, 4, 16);
 /// Engine shapes whose RAM is reported, with `Ppg::bytes` of each, evaluated when
 /// compiling (as a firmware author's buffer is): the image holds no copy of its code.
 const SHAPES: [(Dims, usize); 4] = {
@@ -46,19 +44,13 @@ const SAMPLES: u32 = 64;
 /// Iterations of the calibration loop.
 const CALIBRATION: u32 = 1_000_000;
 
-const fn max(a: usize, b: usize) -> usize {
-    if a > b {
-        a
-    } else {
-        b
-    }
-}
-
 #[entry]
 fn main() -> ! {
-    // cortex-m-rt hands a `static mut` declared here to `main` as a `&'static mut`: the
-    // engine lives in .bss, not on the stack.
-    static mut ENGINE: [u8; ENGINE_BYTES] = [0; ENGINE_BYTES];
+    // cortex-m-rt hands each `static mut` declared here to `main` as a `&'static mut`:
+    // the engines live in .bss, not on the stack, each in memory of its own shape.
+    static mut GOLDEN_SAMPLES: report::SampleMemory = FixedMemory::new();
+    static mut GOLDEN_TRAIN: report::TrainMemory = FixedMemory::new();
+    static mut ENGINE_4X20: Memory4x20 = FixedMemory::new();
 
     let mut out = hio::hstdout().unwrap_or_else(|()| exit(false));
     let mut cmdline = [0u8; 64];
@@ -71,14 +63,14 @@ fn main() -> ! {
     }
     if mode == "train" {
         // The training run alone, for instruction profiles of it.
-        let result = report::trained::<f32>(&mut ENGINE[..])
+        let result = report::trained::<f32>(GOLDEN_TRAIN)
             .and_then(|(ppg, report)| report::print_trained(&mut out, "single_", &ppg, &report));
         exit(result.is_ok());
     }
     if mode == "sample" {
         // 4 x 20 uncorrected samples alone, for instruction profiles of them.
         let mut ranking = [0u16; 80];
-        let result = engine_4x20(&mut ENGINE[..]).and_then(|mut ppg| {
+        let result = engine_4x20(ENGINE_4X20).and_then(|mut ppg| {
             (0..SAMPLES)
                 .try_for_each(|_| ppg.sample(SamplerMode::Uncorrected, &mut ranking).map(drop))
         });
@@ -87,8 +79,8 @@ fn main() -> ! {
     let core = cortex_m::Peripherals::take().unwrap_or_else(|| exit(false));
     let mut counter = count::Counter::new(core.SYST);
 
-    let result = report::golden(&mut out, &mut ENGINE[..])
-        .and_then(|()| measure(&mut out, &mut counter, &mut ENGINE[..]));
+    let result = report::golden(&mut out, GOLDEN_SAMPLES, GOLDEN_TRAIN)
+        .and_then(|()| measure(&mut out, &mut counter, GOLDEN_TRAIN, ENGINE_4X20));
     if let Err(e) = result {
         let _ = writeln!(out, "error {e}");
         exit(false);
@@ -111,12 +103,13 @@ static __INTERRUPTS: [unsafe extern "C" fn(); 32] = [{
 fn measure(
     out: &mut impl Write,
     counter: &mut count::Counter,
-    mem: &mut [u8],
+    train: &mut report::TrainMemory,
+    sample: &mut Memory4x20,
 ) -> Result<(), report::Failure> {
     let ((), n) = counter.measure(|| count::calibrate(CALIBRATION));
     writeln!(out, "measure calibration_loop_{CALIBRATION} {}", Count(n))?;
 
-    let (trained, n) = counter.measure(|| report::trained::<f32>(mem));
+    let (trained, n) = counter.measure(|| report::trained::<f32>(train));
     let (_, report) = trained?;
     writeln!(
         out,
@@ -125,7 +118,7 @@ fn measure(
         report.epochs
     )?;
 
-    let mut ppg = engine_4x20(mem)?;
+    let mut ppg = engine_4x20(sample)?;
     let mut ranking = [0u16; 80];
     let (first, n) = counter.measure(|| ppg.sample(SamplerMode::Uncorrected, &mut ranking));
     first?;
@@ -148,8 +141,8 @@ fn measure(
 }
 
 /// A 4 x 20 engine at weights 0.5, seeded as the golden values.
-fn engine_4x20(mem: &mut [u8]) -> Result<Ppg<'_>, ppg_core::Error> {
-    let mut ppg = Ppg::new(mem, SAMPLE_4X20, report::SEED)?;
+fn engine_4x20(mem: &mut Memory4x20) -> Result<FixedPpg<'_, 20, 4, 16>, ppg_core::Error> {
+    let mut ppg = mem.engine(report::SEED)?;
     ppg.start(20, 4, 0.5)?;
     Ok(ppg)
 }

@@ -4,24 +4,16 @@
 
 use core::fmt::{self, Write};
 use ppg_core::objective::{exposure, Eel, RankStart, Real};
-use ppg_core::{Dims, Objective, Ppg, Rng, SamplerMode, TrainConfig, TrainReport};
+use ppg_core::{fixed_memory, FixedPpg, Objective, Rng, SamplerMode, TrainConfig, TrainReport};
 
-/// The shape of the golden first samples: 8 items, 2 sessions, batch 1.
-pub const SAMPLE_DIMS: Dims = Dims::new(8, 2, 1);
-/// The shape of the golden training run: 10 items, 4 sessions, batch 16.
-pub const TRAIN_DIMS: Dims = Dims::new(10, 4, 16);
-/// Bytes that hold an engine of either shape.
-pub const BYTES: usize = max(Ppg::bytes(SAMPLE_DIMS), Ppg::bytes(TRAIN_DIMS));
+/// The memory of the golden first samples' engine: 8 items, 2 sessions, batch 1.
+pub type SampleMemory = fixed_memory!(8, 2, 1);
+/// The memory of the golden training run's engine: 10 items, 4 sessions, batch 16.
+pub type TrainMemory = fixed_memory!(10, 4, 16);
+/// The golden training run's engine.
+pub type TrainEngine<'m> = FixedPpg<'m, 10, 4, 16>;
 /// The seed of every golden value.
 pub const SEED: u64 = 42;
-
-const fn max(a: usize, b: usize) -> usize {
-    if a > b {
-        a
-    } else {
-        b
-    }
-}
 
 /// Why a report stopped.
 #[derive(Debug)]
@@ -65,11 +57,15 @@ fn line<T: fmt::Display>(out: &mut impl Write, key: &str, values: &[T]) -> fmt::
 }
 
 /// Prints every golden value: the generator's first outputs, the first samples of both
-/// samplers, the trained result with EEL in single precision (`single_` lines); using `mem`
-/// (at least [`BYTES`] long) for the engines. The double-precision run of the golden values
+/// samplers, the trained result with EEL in single precision (`single_` lines), with their
+/// engines in `samples` and `train`. The double-precision run of the golden values
 /// (`trained::<f64>`) is the C image's, whose built-in EEL is `f64`: this image holds one
 /// precision, as a firmware would, and its flash has no room for both.
-pub fn golden(out: &mut impl Write, mem: &mut [u8]) -> Result<(), Failure> {
+pub fn golden(
+    out: &mut impl Write,
+    samples: &mut SampleMemory,
+    train: &mut TrainMemory,
+) -> Result<(), Failure> {
     let mut rng = Rng::new(SEED);
     line(
         out,
@@ -81,7 +77,7 @@ pub fn golden(out: &mut impl Write, mem: &mut [u8]) -> Result<(), Failure> {
         ("uncorrected", SamplerMode::Uncorrected),
         ("corrected", SamplerMode::Corrected),
     ] {
-        let mut ppg = Ppg::new(mem, SAMPLE_DIMS, SEED)?;
+        let mut ppg = samples.engine(SEED)?;
         ppg.start(8, 2, 0.5)?;
         let mut ranking = [0u16; 16];
         for _ in 0..3 {
@@ -90,16 +86,16 @@ pub fn golden(out: &mut impl Write, mem: &mut [u8]) -> Result<(), Failure> {
         }
     }
 
-    let (ppg, report) = trained::<f32>(mem)?;
+    let (ppg, report) = trained::<f32>(train)?;
     print_trained(out, "single_", &ppg, &report)
 }
 
 /// The golden training run: the 10 x 4 EEL query with the intra-group constraint,
-/// trained with the reference recipe in `mem` (at least [`BYTES`] long), EEL adding its
+/// trained with the reference recipe in `mem`, EEL adding its
 /// exposures up in `F`: `f64` is the golden value of ppg-core/tests/golden.rs, `f32` what
 /// firmware on a single-precision FPU runs (no software double routine in the training
 /// loop: the trainer keeps a single-precision objective's costs in `f32`).
-pub fn trained<F: Real>(mem: &mut [u8]) -> Result<(Ppg<'_>, TrainReport), Failure> {
+pub fn trained<F: Real>(mem: &mut TrainMemory) -> Result<(TrainEngine<'_>, TrainReport), Failure> {
     let utility = [4.0, 4.0, 3.0, 3.0, 2.0, 1.0, 1.0, 0.0, 0.0, 0.0];
     let group = [0u8, 0, 0, 1, 0, 0, 1, 1, 0, 1];
     let mut table = [0f64; 10];
@@ -111,11 +107,11 @@ pub fn trained<F: Real>(mem: &mut [u8]) -> Result<(Ppg<'_>, TrainReport), Failur
 
 /// The golden run's engine and training, the same code for either precision's objective.
 fn train<'m>(
-    mem: &'m mut [u8],
+    mem: &'m mut TrainMemory,
     group: &[u8],
     objective: &mut dyn Objective,
-) -> Result<(Ppg<'m>, TrainReport), Failure> {
-    let mut ppg = Ppg::new(mem, TRAIN_DIMS, SEED)?;
+) -> Result<(TrainEngine<'m>, TrainReport), Failure> {
+    let mut ppg = mem.engine(SEED)?;
     ppg.start(10, 4, 0.5)?;
     ppg.keep_order_within(group)?;
     let report = ppg.train(objective, &TrainConfig::default())?;
@@ -127,7 +123,7 @@ fn train<'m>(
 pub fn print_trained(
     out: &mut impl Write,
     prefix: &str,
-    ppg: &Ppg,
+    ppg: &TrainEngine,
     report: &TrainReport,
 ) -> Result<(), Failure> {
     fn keyed<T: fmt::Display>(
@@ -145,8 +141,13 @@ pub fn print_trained(
     let best_epoch = report.best_epoch.map_or(-1, i64::from);
     keyed(out, prefix, "best_epoch", &[best_epoch])?;
     keyed(out, prefix, "best_cost_bits", &[report.best_cost.to_bits()])?;
-    let (best, cost) = ppg.best().ok_or(Failure::NoBest)?;
-    keyed(out, prefix, "best", best)?;
+    // The sessions one after the other, as the host's flat ranking.
+    let (best, cost) = ppg.best_ranking().ok_or(Failure::NoBest)?;
+    write!(out, "{prefix}best")?;
+    for id in best.iter().flatten() {
+        write!(out, " {id}")?;
+    }
+    out.write_char('\n')?;
     keyed(out, prefix, "cost_bits", &[cost.to_bits()])?;
     Ok(())
 }

@@ -12,10 +12,15 @@ import pandas as pd
 from conftest import REPO, run_cli
 
 
-def test_the_readme_example_equals_the_command_it_names(ppg_bin, tmp_path):
+def readme_example(door: str) -> str:
+    """The first ``python`` block after the README's bold ``door`` label (``**Python**``)."""
     readme = (REPO / "README.md").read_text()
-    section = readme.split("## From Python", 1)[1]
-    code = re.search(r"```python\n(.*?)```", section, re.S).group(1)
+    section = readme.split(f"**{door}**", 1)[1]
+    return re.search(r"```python\n(.*?)```", section, re.S).group(1)
+
+
+def run_example(code: str) -> tuple[dict, str]:
+    """Runs ``code`` from the repository root; its names and what it printed."""
     cwd = os.getcwd()
     os.chdir(REPO)
     try:
@@ -24,7 +29,13 @@ def test_the_readme_example_equals_the_command_it_names(ppg_bin, tmp_path):
             exec(compile(code, "README.md", "exec"), namespace)
     finally:
         os.chdir(cwd)
-    assert "qid" in printed.getvalue()
+    return namespace, printed.getvalue()
+
+
+def test_the_readme_example_equals_the_command_it_names(ppg_bin, tmp_path):
+    code = readme_example("Python")
+    namespace, printed = run_example(code)
+    assert "qid" in printed
     out = namespace["out"]
     command = re.search(r"# Equal to: ppg rerank (\S+) (.*)", code)
     df = pd.read_csv(REPO / command.group(1), sep="\t")

@@ -66,3 +66,15 @@ def test_spark_keeps_column_types_and_refuses_a_missing_column(spark):
     pd.testing.assert_frame_equal(_sorted(got), _sorted(expected))
     with pytest.raises(ValueError, match="group"):
         ppg.spark.rerank(sdf, group="team")
+
+
+def test_the_readme_spark_example_equals_rerank_frame_by_qid(spark):
+    # The README's example as written; its getOrCreate() returns this module's session.
+    from test_readme import REPO, readme_example, run_example
+
+    namespace, printed = run_example(readme_example("Spark"))
+    assert "session" in printed
+    got = namespace["out"].toPandas()
+    df = pd.read_csv(REPO / "examples/small.tsv", sep="\t")
+    expected = ppg.rerank_frame(df, metric="eel", sessions=2, intra=True, seed=0, seed_by="qid")
+    pd.testing.assert_frame_equal(_sorted(got), _sorted(expected))

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The Python package (ppg-py): builds the extension into the test venv, then runs pytest
-# (API, errors, equality with `ppg rerank`, doctests, README example, the Spark job).
+# (API, errors, equality with `ppg rerank`, doctests, the README's Python and Spark examples, the Spark job).
 # needs-pip: maturin numpy pandas~=2.3 pyarrow pyspark pytest
 # needs-apt: default-jdk-headless
 # skip-var: PPG_SKIP_PYTHON

@@ -46,7 +46,7 @@ pub fn require(test: &str, tools: &[(&str, &str)]) -> bool {
     assert!(
         missing.is_empty(),
         "{test}: required tool(s) not found: {}. Install them (CI does: build-essential, \
-         valgrind, pkg-config, `cargo install --locked cbindgen --version 0.29.4`) or set \
+         valgrind, pkg-config, `cargo install --locked cbindgen --version 0.29.4`, and cargo-c 0.10.24) or set \
          PPG_SKIP_FOREIGN=1 to skip the cross-language tests.",
         missing.join(", ")
     );

@@ -17,7 +17,7 @@ public final class Ppg {
 
   private Ppg() {}
 
-  /** The library version, e.g. "0.1.0". */
+  /** The library version, e.g. "0.2.0". */
   public static String version() {
     return LIB.ppg_version();
   }
@@ -66,16 +66,23 @@ public final class Ppg {
   /** The paper's reference recipe (ppg_train_config_default); change fields as needed. */
   public static PpgLibrary.TrainConfig defaultTrainConfig() {
     PpgLibrary.TrainConfig c = new PpgLibrary.TrainConfig();
-    check(LIB.ppg_train_config_default(c), "ppg_train_config_default");
+    check(LIB.ppg_train_config_init(c, new SizeT(c.size())), "ppg_train_config_init");
     return c;
   }
 
   /** The default objective with its metric set to {@code metric} (a PPG_METRIC_* value). */
   public static PpgLibrary.ObjectiveConfig defaultObjective(int metric) {
     PpgLibrary.ObjectiveConfig c = new PpgLibrary.ObjectiveConfig();
-    check(LIB.ppg_objective_config_default(c), "ppg_objective_config_default");
+    check(LIB.ppg_objective_config_init(c, new SizeT(c.size())), "ppg_objective_config_init");
     c.metric = metric;
     return c;
+  }
+
+  /** A report prepared for a training call (its struct_size set). */
+  private static PpgLibrary.TrainReport newReport() {
+    PpgLibrary.TrainReport r = new PpgLibrary.TrainReport();
+    check(LIB.ppg_train_report_init(r, new SizeT(r.size())), "ppg_train_report_init");
+    return r;
   }
 
   /** An engine on the C heap, freed by {@link #close()}. */
@@ -205,7 +212,7 @@ public final class Ppg {
               return Double.NaN;
             }
           };
-      PpgLibrary.TrainReport report = new PpgLibrary.TrainReport();
+      PpgLibrary.TrainReport report = newReport();
       int status = LIB.ppg_engine_train(engine, config, callback, null, report);
       if (thrown[0] instanceof RuntimeException e) {
         throw e;
@@ -221,7 +228,7 @@ public final class Ppg {
     /** Trains against a built-in objective over the query's utilities and groups. */
     public PpgLibrary.TrainReport trainBuiltin(
         PpgLibrary.TrainConfig config, PpgLibrary.ObjectiveConfig objective) {
-      PpgLibrary.TrainReport report = new PpgLibrary.TrainReport();
+      PpgLibrary.TrainReport report = newReport();
       check(
           LIB.ppg_engine_train_builtin(engine, config, objective, report),
           "ppg_engine_train_builtin");

@@ -37,6 +37,7 @@ public interface PpgLibrary extends Library {
   int PPG_STATUS_NO_RESULT = 15;
   int PPG_STATUS_ALLOCATION_FAILED = 16;
   int PPG_STATUS_PANIC = 17;
+  int PPG_STATUS_VERSION_MISMATCH = 18;
 
   // ppg_method, ppg_sampler, ppg_gradient, ppg_metric, ppg_rank_start
   int PPG_METHOD_PPG = 0;
@@ -87,12 +88,16 @@ public interface PpgLibrary extends Library {
     public int group;
   }
 
-  /** ppg_train_config; C's {@code bool} fields are bytes (0 or 1). */
+  /**
+   * ppg_train_config; C's {@code bool} fields are bytes (0 or 1). Filled by {@code
+   * ppg_train_config_init(c, new SizeT(c.size()))}, which sets {@code struct_size}.
+   */
   @Structure.FieldOrder({
-    "learning_rate", "epochs", "batch", "patience", "clamp_min", "clamp_max", "sampler",
+    "struct_size", "learning_rate", "epochs", "batch", "patience", "clamp_min", "clamp_max", "sampler",
     "gradient", "baseline", "score_input", "initial_weight", "pl_learning_rate", "grow"
   })
   class TrainConfig extends Structure {
+    public int struct_size;
     public double learning_rate;
     public int epochs;
     public SizeT batch = new SizeT();
@@ -108,9 +113,12 @@ public interface PpgLibrary extends Library {
     public byte grow;
   }
 
-  /** ppg_objective_config. */
-  @Structure.FieldOrder({"metric", "eel_levels", "ndcg_k", "mix_weight", "rank_start"})
+  /** ppg_objective_config, filled by ppg_objective_config_init (as TrainConfig). */
+  @Structure.FieldOrder({
+    "struct_size", "metric", "eel_levels", "ndcg_k", "mix_weight", "rank_start"
+  })
   class ObjectiveConfig extends Structure {
+    public int struct_size;
     public int metric;
     public int eel_levels;
     public SizeT ndcg_k = new SizeT();
@@ -118,9 +126,10 @@ public interface PpgLibrary extends Library {
     public int rank_start;
   }
 
-  /** ppg_train_report. */
-  @Structure.FieldOrder({"epochs", "samples", "best_cost", "best_epoch"})
+  /** ppg_train_report, prepared by ppg_train_report_init (as TrainConfig). */
+  @Structure.FieldOrder({"struct_size", "epochs", "samples", "best_cost", "best_epoch"})
   class TrainReport extends Structure {
+    public int struct_size;
     public int epochs;
     public int samples;
     public double best_cost;
@@ -139,9 +148,11 @@ public interface PpgLibrary extends Library {
 
   String ppg_status_str(int status);
 
-  int ppg_train_config_default(TrainConfig out);
+  int ppg_train_config_init(TrainConfig out, SizeT size);
 
-  int ppg_objective_config_default(ObjectiveConfig out);
+  int ppg_objective_config_init(ObjectiveConfig out, SizeT size);
+
+  int ppg_train_report_init(TrainReport out, SizeT size);
 
   int ppg_engine_new(
       int kind, SizeT items, SizeT sessions, SizeT batch, long seed, PointerByReference out);

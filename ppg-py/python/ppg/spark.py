@@ -7,7 +7,7 @@ query's position in the input, so seeds follow the query id (``seed_by="qid"``):
 result does not depend on partitioning and equals
 ``ppg.rerank_frame(df.toPandas(), seed_by="qid", ...)`` on the same data.
 
-Executors need the ``ppg`` wheel, numpy, pandas and pyarrow (see the README's "On a
+Executors need the ``ppg`` wheel, numpy, pandas and pyarrow (see docs/python.md, "On a
 Spark cluster").
 """
 
