@@ -120,7 +120,7 @@ pub struct ExpectedExposure<'a, S = &'a mut [f64]> {
 
 impl ExpectedExposure<'_> {
     /// Scratch values per item that [`ExpectedExposure::new`] needs.
-    pub const SCRATCH_PER_ITEM: usize = 4;
+    pub const SCRATCH_PER_ITEM: usize = 3;
 
     /// Whether the metric is defined for this list at `level`: at group level some item
     /// must be relevant (utility > 0), as the evaluator skips a query without one.
@@ -178,12 +178,10 @@ impl<'a, S: AsMut<[f64]> + AsRef<[f64]>> ExpectedExposure<'a, S> {
             ));
         }
         let (upper, lower) = (|i| browse.upper(i), |i| browse.lower(i));
-        // [accumulator | item targets | exposure | sorted utilities]; the accumulator's
-        // slot holds the level targets while building.
-        let (level_target, rest) = scratch.as_mut()[..needed].split_at_mut(n);
-        let (item_target, rest) = rest.split_at_mut(n);
-        let (exposure, sorted) = rest.split_at_mut(n);
-        browse.fill(exposure)?;
+        // [accumulator | item targets | exposure]; while building, the accumulator's slot
+        // holds the sorted utilities and the exposure's the targets by sorted position.
+        let (sorted, rest) = scratch.as_mut()[..needed].split_at_mut(n);
+        let (item_target, level_target) = rest.split_at_mut(n);
         sorted.copy_from_slice(utility);
         sorted.sort_unstable_by(|a, b| b.total_cmp(a));
         // Sorted descending, a relevance level occupies one run of positions; its items
@@ -192,7 +190,7 @@ impl<'a, S: AsMut<[f64]> + AsRef<[f64]>> ExpectedExposure<'a, S> {
         let mut start = 0;
         while start < n {
             let end = start + sorted[start..].partition_point(|&y| y == sorted[start]);
-            let mean = exposure[start..end].iter().sum::<f64>() / (end - start) as f64;
+            let mean = (start..end).map(|i| browse.at(i)).sum::<f64>() / (end - start) as f64;
             level_target[start..end].fill(mean);
             levels += 1;
             start = end;
@@ -254,6 +252,7 @@ impl<'a, S: AsMut<[f64]> + AsRef<[f64]>> ExpectedExposure<'a, S> {
                 }
             }
         };
+        browse.fill(level_target)?;
         Ok(ExpectedExposure {
             level,
             measure,
@@ -536,10 +535,10 @@ mod tests {
             })
         );
         assert_eq!(
-            new(&u, &g, RBP, Level::Item, &mut [0.0; 11]),
+            new(&u, &g, RBP, Level::Item, &mut [0.0; 8]),
             Err(Error::LengthMismatch {
-                expected: 12,
-                found: 11
+                expected: 9,
+                found: 8
             })
         );
         assert!(matches!(
