@@ -15,8 +15,15 @@ use crate::status::{ppg_status, Status};
 use crate::types::{ppg_method, ppg_metric, ppg_train_config, ObjectiveSpec};
 use bytemuck::Pod;
 use core::mem::{align_of, size_of, MaybeUninit};
-use ppg_core::objective::{exposure, Dtr, Eel, Mix, Ndcg, RankStart, MAX_GROUPS};
+use ppg_core::objective::{
+    exposure, Awrf, AwrfCost, AwrfTarget, Dtr, Eel, ExpectedExposure, Measure, Mix, Ndcg,
+    RankStart, MAX_GROUPS,
+};
 use ppg_core::{Dims, Objective, PlackettLuce, Ppg, SamplerMode, TrainConfig, TrainReport};
+
+/// The objectives' scratch per item (expected exposure's need).
+const TABLES: usize = 3;
+const _: () = assert!(TABLES >= ExpectedExposure::SCRATCH_PER_ITEM && TABLES >= 2);
 
 /// The weight `set_query` gives every PPG pair; `initial_weight` replaces it when a fresh
 /// query starts training (see [`Engine::train`]).
@@ -49,9 +56,10 @@ struct Query<'a> {
     ids_out: &'a mut [u64],
     /// Scratch: a caller's ranking as local items (`evaluate`).
     locals: &'a mut [u16],
-    /// Scratch for the built-in objectives: exposure, NDCG discount, dense group ids.
-    exposure: &'a mut [f64],
-    discount: &'a mut [f64],
+    /// Scratch for the built-in objectives, `3 n` values: the exposure and the NDCG (or
+    /// AWRF) discount in its first two thirds, or expected exposure's scratch in all of
+    /// it; and the dense group ids.
+    tables: &'a mut [f64],
     dense: &'a mut [u8],
     /// Scratch: PL's initial logits.
     logits: &'a mut [f32],
@@ -101,8 +109,7 @@ impl Query<'_> {
             region::<u16>(n)?,
             region::<u64>(total)?,
             region::<u16>(total)?,
-            region::<f64>(n)?,
-            region::<f64>(n)?,
+            region::<f64>(n.checked_mul(TABLES).ok_or(ppg_status::Capacity)?)?,
             region::<u8>(n)?,
             region::<f32>(n)?,
         ];
@@ -127,8 +134,7 @@ impl<'a> Query<'a> {
             spare: take(rest, n)?,
             ids_out: take(rest, total)?,
             locals: take(rest, total)?,
-            exposure: take(rest, n)?,
-            discount: take(rest, n)?,
+            tables: take(rest, n.checked_mul(TABLES).ok_or(ppg_status::Capacity)?)?,
             dense: take(rest, n)?,
             logits: take(rest, n)?,
         })
@@ -178,25 +184,65 @@ impl<'a> Query<'a> {
     ) -> Status<R> {
         let n = self.n;
         dense_groups(&self.group[..n], &mut self.dense[..n])?;
-        exposure::fill(spec.rank_start, &mut self.exposure[..n]);
-        exposure::fill(RankStart::Zero, &mut self.discount[..n]);
         let (utility, group) = (&self.utility[..n], &self.dense[..n]);
-        let (exposure, discount) = (&self.exposure[..n], &self.discount[..n]);
-        let ndcg = || Ndcg::new(utility, spec.k, discount);
+        let tables = &mut self.tables[..TABLES * n];
+        let start = spec.rank_start;
+        let ndcg = |discount| Ndcg::new(utility, spec.k, discount);
         match spec.metric {
-            ppg_metric::Dtr => f(&mut Dtr::new(utility, group, exposure)?),
-            ppg_metric::Eel => f(&mut Eel::new(utility, group, spec.levels, exposure)?),
-            ppg_metric::Ndcg => f(&mut ndcg()?),
+            ppg_metric::Dtr => f(&mut Dtr::new(utility, group, paper(tables, n, start).0)?),
+            ppg_metric::Eel => {
+                let exposure = paper(tables, n, start).0;
+                f(&mut Eel::new(utility, group, spec.levels, exposure)?)
+            }
+            ppg_metric::Ndcg => f(&mut ndcg(paper(tables, n, start).1)?),
             ppg_metric::DtrNdcgMix => {
+                let (exposure, discount) = paper(tables, n, start);
                 let dtr = Dtr::new(utility, group, exposure)?;
-                f(&mut Mix::new(dtr, ndcg()?, spec.mix_weight)?)
+                f(&mut Mix::new(dtr, ndcg(discount)?, spec.mix_weight)?)
             }
             ppg_metric::EelNdcgMix => {
+                let (exposure, discount) = paper(tables, n, start);
                 let eel = Eel::new(utility, group, spec.levels, exposure)?;
-                f(&mut Mix::new(eel, ndcg()?, spec.mix_weight)?)
+                f(&mut Mix::new(eel, ndcg(discount)?, spec.mix_weight)?)
+            }
+            ppg_metric::ExpectedExposure => f(&mut ExpectedExposure::new(
+                utility,
+                group,
+                spec.browse,
+                spec.ee_level,
+                Measure::Loss,
+                true,
+                tables,
+            )?),
+            ppg_metric::Awrf => {
+                let attention = &mut tables[..n];
+                Awrf::discount(attention);
+                // Uniform over the query's groups: dense ids are 0..groups.
+                let groups = group.iter().max().map_or(1, |&g| usize::from(g) + 1);
+                let population = [1.0; MAX_GROUPS];
+                let target = AwrfTarget::Trec {
+                    population: &population[..groups],
+                };
+                f(&mut Awrf::new(
+                    utility,
+                    group,
+                    target,
+                    attention,
+                    AwrfCost::Product,
+                )?)
             }
         }
     }
+}
+
+/// The paper's exposure (from `start`) and the NDCG discount in the first `2 n` of
+/// `tables`.
+fn paper(tables: &mut [f64], n: usize, start: RankStart) -> (&[f64], &[f64]) {
+    let (exposure, rest) = tables.split_at_mut(n);
+    let discount = &mut rest[..n];
+    exposure::fill(start, exposure);
+    exposure::fill(RankStart::Zero, discount);
+    (exposure, discount)
 }
 
 /// The caller's id of local item `local` (always below the item count: the core's

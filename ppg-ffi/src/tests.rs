@@ -393,3 +393,117 @@ fn an_unknown_struct_size_changes_nothing() {
         ppg_status::Ok
     );
 }
+
+/// `PPG_METRIC_EXPECTED_EXPOSURE` and `PPG_METRIC_AWRF` evaluate as the core computes
+/// them; a caller of the first 0.2 layout gets the new fields' defaults (the official
+/// cascade at group level); a patience out of range or an unknown model is refused.
+#[test]
+fn expected_exposure_and_awrf_as_the_core() {
+    use ppg_core::objective::{
+        Awrf, AwrfCost, AwrfTarget, Browse, ExpectedExposure, Level, Measure,
+    };
+    let (_block, e) = ppg_with_query();
+    let (_, objective) = defaults();
+    // Ids 1000 + 7k, utilities 6..1, groups [0, 0, 1, 1, 0, 1]; the reverse order twice.
+    let ranking: Vec<u64> = (0..SESSIONS)
+        .flat_map(|_| (0..ITEMS as u64).rev().map(|k| 1000 + 7 * k))
+        .collect();
+    let local: Vec<u16> = (0..SESSIONS)
+        .flat_map(|_| (0..ITEMS as u16).rev())
+        .collect();
+    let utility: Vec<f64> = (0..ITEMS).map(|k| (ITEMS - k) as f64).collect();
+    let group = [0u8, 0, 1, 1, 0, 1];
+    let evaluate = |o: &ppg_objective_config| {
+        let mut value = f64::NAN;
+        let st = unsafe { ppg_engine_evaluate(e, o, ranking.as_ptr(), ranking.len(), &mut value) };
+        (st, value)
+    };
+
+    let ee = |browse, level| {
+        let mut scratch = [0.0; 3 * ITEMS];
+        let mut ee = ExpectedExposure::new(
+            &utility,
+            &group,
+            browse,
+            level,
+            Measure::Loss,
+            true,
+            &mut scratch[..],
+        )
+        .unwrap();
+        ee.report(&local, SESSIONS).unwrap().normalised.loss
+    };
+    let official = ppg_objective_config {
+        metric: ppg_metric::ExpectedExposure as u32,
+        ..objective
+    };
+    let want = ee(Browse::OFFICIAL, Level::Group);
+    assert!(want > 0.0);
+    assert_eq!(evaluate(&official), (ppg_status::Ok, want));
+    let rbp_items = ppg_objective_config {
+        browse: ppg_browse::Rbp as u32,
+        patience: 0.8,
+        ee_level: ppg_ee_level::Item as u32,
+        ..official
+    };
+    let want = ee(Browse::Rbp { patience: 0.8 }, Level::Item);
+    assert_eq!(evaluate(&rbp_items), (ppg_status::Ok, want));
+    // The first 0.2 layout ends at `rank_start`: the rest takes the defaults.
+    let old = ppg_objective_config {
+        struct_size: <ppg_objective_config as crate::growable::Growable>::size_of_layout(
+            core::mem::offset_of!(ppg_objective_config, rank_start) + size_of::<u32>(),
+        ) as u32,
+        ..rbp_items
+    };
+    assert_eq!(
+        evaluate(&old),
+        (ppg_status::Ok, ee(Browse::OFFICIAL, Level::Group))
+    );
+    for bad in [
+        ppg_objective_config {
+            patience: 0.0,
+            ..official
+        },
+        ppg_objective_config {
+            patience: 1.5,
+            ..official
+        },
+        ppg_objective_config {
+            patience: f64::NAN,
+            ..official
+        },
+        ppg_objective_config {
+            cascade_utility: -1.0,
+            ..official
+        },
+        ppg_objective_config {
+            browse: 3,
+            ..official
+        },
+        ppg_objective_config {
+            ee_level: 2,
+            ..official
+        },
+        ppg_objective_config {
+            metric: 7,
+            ..official
+        },
+    ] {
+        let (st, value) = evaluate(&bad);
+        assert_eq!(st, ppg_status::InvalidArgument);
+        assert!(value.is_nan(), "the output is written only on success");
+    }
+
+    let awrf = ppg_objective_config {
+        metric: ppg_metric::Awrf as u32,
+        ..objective
+    };
+    let mut attention = [0.0; ITEMS];
+    Awrf::discount(&mut attention);
+    let target = AwrfTarget::Trec {
+        population: &[1.0, 1.0],
+    };
+    let core = Awrf::new(&utility, &group, target, &attention, AwrfCost::Product).unwrap();
+    let want = 1.0 - core.report(&local, SESSIONS).unwrap().product;
+    assert_eq!(evaluate(&awrf), (ppg_status::Ok, want));
+}
