@@ -149,11 +149,12 @@ impl Method {
         }
     }
 
-    /// Whether the row has a value for `metric` (FOE is a DTR method; the exact optimum
-    /// covers the protocol's two metrics).
+    /// Whether the row has a value for `metric` (FOE is a DTR method, evaluated under the
+    /// TREC measures too, whose rankings it does not depend on; the exact optimum covers
+    /// the protocol's two metrics).
     pub fn supports(&self, metric: Metric) -> bool {
         match self.kind {
-            Kind::Foe(_) => metric == Metric::Dtr,
+            Kind::Foe(_) => metric != Metric::Eel,
             Kind::Bound => matches!(metric, Metric::Dtr | Metric::Eel),
             _ => true,
         }
