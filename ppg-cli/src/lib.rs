@@ -15,11 +15,14 @@
 //! - [`foe`]: Fairness of Exposure (Singh & Joachims, KDD 2018) in its hard and soft
 //!   variants, the DTR baseline of the paper's Tables 1 and 2;
 //! - [`bound`]: the exact optimum of DTR and EEL over S deterministic rankings, the floor
-//!   under every row of the reproduction tables.
+//!   under every row of the reproduction tables;
+//! - [`bound_groups`]: the least DTR over more than two groups, exact by enumeration where
+//!   tractable, a certified (polymatroid) lower bound where not.
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
 pub mod bound;
+pub mod bound_groups;
 pub mod cost;
 pub mod finished;
 pub mod foe;

@@ -6,6 +6,7 @@
 mod awrf;
 mod browse;
 mod dtr;
+mod dtr_groups;
 mod eel;
 mod expected_exposure;
 pub mod exposure;
@@ -16,6 +17,7 @@ mod real;
 pub use awrf::{Awrf, AwrfCost, AwrfReport, AwrfTarget};
 pub use browse::{Browse, DEFAULT_PATIENCE};
 pub use dtr::Dtr;
+pub use dtr_groups::DtrGroups;
 pub use eel::{Eel, MAX_LEVELS};
 pub use expected_exposure::{EeReport, EeValues, ExpectedExposure, Level, Measure};
 pub use exposure::{ExposureTable, RankStart};
