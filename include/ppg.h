@@ -397,7 +397,8 @@ typedef struct ppg_train_report {
 typedef struct ppg_item {
   // The caller's id; any value, unique within the query.
   uint64_t id;
-  // Utility (relevance) of the item: finite; the fairness metrics need it `>= 0`.
+  // Utility (relevance) of the item: finite. DTR and NDCG need it `>= 0`; EEL takes any
+  // finite value, grading a negative one as it grades 0 (the lowest grade).
   double utility;
   // Fairness group of the item: any label (EEL tells up to 16 groups apart, DTR 2).
   uint32_t group;
@@ -734,12 +735,14 @@ ppg_status ppg_engine_train(struct ppg_engine *engine,
 // Returns `PPG_STATUS_OK`; `PPG_STATUS_NULL_PARAMETER` (`engine`, `config` or
 // `objective` NULL; `report` may be NULL); `PPG_STATUS_MISALIGNED`;
 // `PPG_STATUS_NO_QUERY`; `PPG_STATUS_INVALID_ARGUMENT` (a configuration field out of
-// range, or utilities a metric refuses: negative for DTR or NDCG);
-// `PPG_STATUS_NOT_FINITE` (a cost that is not finite, e.g. DTR or EEL over utilities
-// near the `double` range; NDCG takes any finite utility `>= 0`, its gains scaled so
-// that none overflows); `PPG_STATUS_CAPACITY` (more than 16 groups);
-// `PPG_STATUS_UNSUPPORTED` (DTR with more than 2 groups); `PPG_STATUS_VERSION_MISMATCH`
-// (as `ppg_engine_train`, `objective` included); `PPG_STATUS_PANIC`.
+// range, or utilities a metric refuses: negative for DTR or NDCG, or for DTR a group's
+// utilities whose sum overflows the `double` range); `PPG_STATUS_NOT_FINITE` (a cost that
+// is not finite: DTR when a group's utility sum is so small against the other's that
+// their ratio overflows; EEL's cost is finite for any finite utilities, and NDCG takes
+// any finite utility `>= 0`, its gains scaled so that none overflows);
+// `PPG_STATUS_CAPACITY` (more than 16 groups); `PPG_STATUS_UNSUPPORTED` (DTR with more
+// than 2 groups); `PPG_STATUS_VERSION_MISMATCH` (as `ppg_engine_train`, `objective`
+// included); `PPG_STATUS_PANIC`.
 //
 // # Safety
 // `engine` is a live handle; `config` and `objective` are NULL or structs of

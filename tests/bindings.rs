@@ -1,9 +1,10 @@
-//! The C++, Go and Java bindings in `c-examples/`, built against the release libppg and
-//! run: the C++ example through CMake + pkg-config against the release tarball installed
+//! The C++, Go and Java bindings (`c-examples/`, `go/`), built against the release libppg
+//! and run: the C++ example through CMake + pkg-config against the release tarball installed
 //! by scripts/install (plainly, under valgrind, and under AddressSanitizer +
-//! UndefinedBehaviorSanitizer), `go test` in `c-examples/go` (the README's Go example among
-//! them), and `javac` + `java` of the JNA test and of the README's Java example. Each
-//! program checks its own re-rankings and exits non-zero on a failure.
+//! UndefinedBehaviorSanitizer), `go test` in `go/` (the Go module, linked through pkg-config
+//! against this build's libppg; the README's Go example among its tests), and `javac` +
+//! `java` of the JNA test and of the README's Java example. Each program checks its own
+//! re-rankings and exits non-zero on a failure.
 //!
 //! Needs g++, cmake, make, pkg-config, valgrind and cargo-c (C++), go (Go), javac, java and JNA's jar
 //! (Java); a missing one fails its test naming the Debian package to install, unless
@@ -63,15 +64,15 @@ fn require(test: &str, tools: &[Tool]) -> bool {
 }
 
 /// `target/release`, holding a libppg.a and libppg.so built from the current sources:
-/// where the Go package's cgo directives and the Java test's `jna.library.path` point.
+/// what the Go test's pkg-config file and the Java test's `jna.library.path` name.
 /// Built once per test process (cargo itself serialises concurrent builds).
 fn release_lib_dir() -> PathBuf {
     static BUILT: OnceLock<PathBuf> = OnceLock::new();
     BUILT
         .get_or_init(|| {
             let root = root();
-            // `--target-dir`: the cgo directives name target/release, whatever
-            // CARGO_TARGET_DIR the outer cargo may use.
+            // `--target-dir`: target/release, whatever CARGO_TARGET_DIR the outer cargo
+            // may use, so that the folder is known.
             let target = root.join("target");
             run(
                 "cargo build -p ppg-ffi --release",
@@ -210,18 +211,34 @@ fn cpp_example_builds_with_cmake_and_pkg_config_and_passes() {
 fn go_package_tests_pass() {
     if !require(
         "go_package",
-        &[GO, ("gcc", "--version", "gcc (build-essential)")],
+        &[
+            GO,
+            PKG_CONFIG,
+            ("gcc", "--version", "gcc (build-essential)"),
+        ],
     ) {
         return;
     }
-    release_lib_dir();
+    // The module links libppg through `#cgo pkg-config: ppg`, as a user's build does; here
+    // a pkg-config file names this build's header and library (the consumers suite builds
+    // it against the installed release instead), and the test loads libppg.so from there.
+    let lib_dir = release_lib_dir();
+    let pc_dir = scratch("go-pkgconfig");
+    let pc = format!(
+        "Name: ppg\nDescription: this checkout's libppg\nVersion: {}\nCflags: -I{}\nLibs: -L{} -lppg\n",
+        env!("CARGO_PKG_VERSION"),
+        root().join("include").display(),
+        lib_dir.display()
+    );
+    std::fs::write(pc_dir.join("ppg.pc"), pc)
+        .unwrap_or_else(|e| panic!("cannot write ppg.pc: {e}"));
     // Offline and self-contained: no module proxy, no toolchain download, and a fresh build
-    // cache each run (go does not notice that the libppg.a it links has changed).
+    // cache each run (go does not notice that the libppg it links has changed).
     let work = scratch("go");
     let out = run(
-        "go test (c-examples/go)",
+        "go test (go/)",
         Command::new("go")
-            .current_dir(root().join("c-examples/go"))
+            .current_dir(root().join("go"))
             .args(["test", "-count=1", "-v", "./..."])
             .env("CGO_ENABLED", "1")
             .env("GO111MODULE", "on")
@@ -230,11 +247,13 @@ fn go_package_tests_pass() {
             .env("GOTOOLCHAIN", "local")
             .env("GOCACHE", work.join("cache"))
             .env("GOPATH", work.join("path"))
-            .env("GOTMPDIR", &work),
+            .env("GOTMPDIR", &work)
+            .env("PKG_CONFIG_PATH", &pc_dir)
+            .env("LD_LIBRARY_PATH", &lib_dir),
     );
     assert!(out.contains("PASS"), "go test printed no PASS");
     // A fresh build cache is some hundred megabytes: leave none behind.
-    clean(&[&work]);
+    clean(&[&work, &pc_dir]);
 }
 
 #[test]

@@ -259,6 +259,6 @@ fn marked(path: &str) -> String {
 
 #[test]
 fn the_go_and_java_examples_are_the_files_the_bindings_tests_run() {
-    assert_eq!(example("go"), marked("c-examples/go/example_test.go"));
+    assert_eq!(example("go"), marked("go/example_test.go"));
     assert_eq!(example("java"), marked("c-examples/java/ppg/Example.java"));
 }

@@ -1,7 +1,10 @@
 //! libFuzzer target over `ppg rerank`'s input reader, `ppg_cli::rerank_input::parse`: the
 //! input is a whole TSV file. Beyond "no panic", every outcome is checked against the
 //! module's rules (see `check_queries` and `check_error`), parsing is deterministic, and the
-//! two group limits the metrics use agree with each other.
+//! two group limits the metrics use agree with each other. Ids round-trip byte for byte:
+//! `check_round_trip` splits the input on its own (lines at `\n`, a `\r` before it left
+//! out, fields at tabs) and finds every returned qid and item equal to its field's bytes,
+//! and the group ids numbered by the group fields' bytes.
 
 #![no_main]
 
@@ -19,7 +22,10 @@ fuzz_target!(|bytes: &[u8]| {
     assert_eq!(few, parse(bytes, FEW), "parse is not deterministic");
     let many = parse(bytes, MANY);
     match &many {
-        Ok(queries) => check_queries(bytes, queries, MANY),
+        Ok(queries) => {
+            check_queries(bytes, queries, MANY);
+            check_round_trip(bytes, queries);
+        }
         Err(e) => check_error(bytes, e),
     }
     match &few {
@@ -124,9 +130,56 @@ fn check_queries(bytes: &[u8], queries: &[Query], max_groups: usize) {
     );
 }
 
-/// A qid or an item: not empty, trimmed, one field of one line, no NUL.
+/// A qid or an item: not empty nor only whitespace, one field of one line, no NUL.
 fn check_id(id: &str) {
-    assert!(!id.is_empty(), "an empty id");
-    assert_eq!(id, id.trim(), "an id not trimmed");
+    assert!(!id.trim().is_empty(), "an empty or blank id: {id:?}");
     assert!(!id.contains(['\0', '\t', '\n']), "{id:?}");
+}
+
+/// The input's lines as the reader numbers them (from 1), each without its `\n` and the
+/// `\r` of a `\r\n`.
+fn lines(bytes: &[u8]) -> Vec<&[u8]> {
+    bytes
+        .split(|&b| b == b'\n')
+        .map(|line| line.strip_suffix(b"\r").unwrap_or(line))
+        .collect()
+}
+
+/// Every id the parse returned is its field's bytes in the input, and group ids follow
+/// the group fields' bytes in order of first appearance: nothing trimmed, nothing merged.
+fn check_round_trip(bytes: &[u8], queries: &[Query]) {
+    let lines = lines(bytes);
+    let trim = |f: &[u8]| f.trim_ascii().to_vec();
+    // The header: the first line that is not blank, its names without ASCII spaces around
+    // them, and on line 1 without a byte-order mark before the first.
+    let header: Vec<Vec<u8>> = lines
+        .iter()
+        .enumerate()
+        .map(|(k, line)| {
+            let mut names: Vec<Vec<u8>> = line.split(|&b| b == b'\t').map(trim).collect();
+            if k == 0 {
+                if let Some(rest) = names[0].strip_prefix("\u{feff}".as_bytes()) {
+                    names[0] = trim(rest);
+                }
+            }
+            names
+        })
+        .find(|fields| fields.iter().any(|f| !f.is_empty()))
+        .expect("a parsed input has a header");
+    let column = |name: &[u8]| header.iter().position(|h| h == name).expect("a column");
+    let (qid, item, group) = (column(b"qid"), column(b"item"), column(b"group"));
+    let mut groups: Vec<&[u8]> = Vec::new();
+    for q in queries {
+        for ((id, &g), &line) in q.items.iter().zip(&q.group).zip(&q.lines) {
+            let fields: Vec<&[u8]> = lines[line - 1].split(|&b| b == b'\t').collect();
+            assert_eq!(fields[qid], q.qid.as_bytes(), "qid at line {line}");
+            assert_eq!(fields[item], id.as_bytes(), "item at line {line}");
+            let name = fields[group];
+            let k = groups.iter().position(|&n| n == name).unwrap_or_else(|| {
+                groups.push(name);
+                groups.len() - 1
+            });
+            assert_eq!(usize::from(g), k, "group {name:?} at line {line}");
+        }
+    }
 }

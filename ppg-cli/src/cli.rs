@@ -132,7 +132,7 @@ INPUT FORMAT
   Columns are found by name, in any order; other columns are ignored:
     qid     query id; the rows of a query are contiguous (a query whose rows are
             interrupted by another query's is refused as split, naming both parts' lines;
-            found at its row when the parts are within 65,536 queries of each other, else
+            found at its row when fewer than 65,536 queries came between the parts, else
             when the input ends, before the output file is committed)
     item    item id, unique within its query
     score   the ranker's score, a number; the input ranking of a query is its rows by
@@ -140,14 +140,20 @@ INPUT FORMAT
     group   fairness group name (two at most for DTR, 16 for EEL)
     label   optional relevance label (non-negative number)
   The utility the fairness metrics use is `label` when the column exists, `score`
-  otherwise (--utility overrides). Every metric needs non-negative utilities; NDCG
-  (--metric ndcg-mix) needs utilities below 1024, as its gain 2^u - 1 must be finite.
-  Fields are trimmed and blank lines skipped. Refused with file:line (exit 2): a row
-  with fewer or more fields than the header, an empty qid or item, a NUL byte in a
-  field, text that is not UTF-8, a score or label that is not a finite number.
-  A query of one item is passed through unchanged (counted as skipped), and so is a
-  query without an item of utility > 0 under --metric awrf or --metric ee at group
-  level (their evaluators skip such a query).
+  otherwise (--utility overrides). Utilities must be >= 0 (DTR and NDCG need it, and
+  EEL would grade every negative one as 0); NDCG (--metric ndcg-mix) needs them below
+  1024, as its gain 2^u - 1 must be finite; DTR needs each group's utility, summed
+  over the sessions, within the double range.
+  Ids (qid, item, group) are kept byte for byte: nothing is trimmed, so the output
+  gives each id back as the input had it. Header names and numbers may have ASCII
+  spaces around them; a line ends at \n or \r\n; blank lines are skipped; a header
+  without rows is an input of no queries (the output is its header). Refused with
+  file:line (exit 2): a row with fewer or more fields than the header, an empty qid
+  or item (or one of only whitespace), a NUL byte in a field, text that is not UTF-8,
+  a score or label that is not a finite number. A field quoted in a message is cut
+  after 60 characters. A query of one item is passed through unchanged (counted as
+  skipped), and so is a query without an item of utility > 0 under --metric awrf or
+  --metric ee at group level (their evaluators skip such a query).
 
 INPUT AND OUTPUT
   The input is read and written query by query: memory stays flat whatever the number
@@ -291,12 +297,12 @@ pub struct RerankArgs {
     /// Exposure vector of the fairness metrics.
     #[arg(long, value_enum, default_value_t = RankStartArg::One)]
     pub rank_start: RankStartArg,
-    /// Worker threads (0: one per core).
+    /// Worker threads (0: one per core; more than the cores are capped to them).
     #[arg(long, default_value_t = 0)]
     pub threads: usize,
     /// Memory budget of the process (e.g. 512M, 4G) [default: a quarter of physical
     /// memory or of the cgroup's limit, whichever is smaller; more is refused].
-    #[arg(long, value_parser = crate::budget::parse_size)]
+    #[arg(long, value_parser = ppg_cli::budget::parse_size)]
     pub memory: Option<u64>,
     /// Progress on stderr.
     #[arg(long, value_enum, default_value_t = ProgressArg::Auto)]
@@ -379,7 +385,7 @@ pub struct ReproduceArgs {
     /// LTR grades, 0.01 with true labels].
     #[arg(long)]
     pub pl_lr: Option<f32>,
-    /// Worker threads (0: one per core).
+    /// Worker threads (0: one per core; more than the cores are capped to them).
     #[arg(long, default_value_t = 0)]
     pub threads: usize,
     /// Run the full reproduction and write results.md and figures.

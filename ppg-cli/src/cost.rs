@@ -34,6 +34,22 @@ impl Metric {
         }
     }
 
+    /// How many groups the metric tells apart, and why, for the message that refuses one
+    /// more.
+    pub fn max_groups(self) -> (usize, &'static str) {
+        match self {
+            Metric::Dtr => (2, "DTR compares two groups"),
+            Metric::Eel => (
+                ppg_core::objective::MAX_GROUPS,
+                "EEL takes at most 16 groups",
+            ),
+            Metric::Ee | Metric::Awrf => (
+                ppg_core::objective::MAX_GROUPS,
+                "expected exposure and AWRF take at most 16 groups",
+            ),
+        }
+    }
+
     /// Whether the metric means anything for this query (the protocol's valid-query
     /// filter, applied to the evaluation's true labels).
     pub fn valid(self, utility: &[f64], group: &[u8]) -> bool {
@@ -93,6 +109,51 @@ fn awrf<'a>(
         })?;
     let target = AwrfTarget::Trec { population };
     Awrf::new(utility, group, target, &tables.attention, AwrfCost::Product)
+}
+
+/// Why a utility cannot feed a cost: the rule `ppg rerank` applies to its `label` (or
+/// `score`) column, and the Python package to its `utility`, from this one function.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BadUtility {
+    /// Below zero: DTR's ratios and NDCG's gain need values >= 0, and EEL's grades would
+    /// take every negative one for 0.
+    Negative,
+    /// NDCG's gain `2^u - 1` overflows a double (`u` of 1024 or more).
+    TooLargeForNdcg,
+}
+
+impl std::fmt::Display for BadUtility {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            BadUtility::Negative => {
+                "is negative: DTR and NDCG need utilities >= 0, and EEL would grade every \
+                 negative one as 0"
+            }
+            BadUtility::TooLargeForNdcg => {
+                "is too large for NDCG: its gain 2^u - 1 overflows (at most 1023.99)"
+            }
+        })
+    }
+}
+
+impl CostSpec {
+    /// The first utility `spec` refuses, with its index: a negative one for every metric,
+    /// one whose NDCG gain overflows when the cost has an NDCG term.
+    ///
+    /// # Errors
+    /// The index of the first refused value and why.
+    pub fn check_utility(&self, utility: &[f64]) -> Result<(), (usize, BadUtility)> {
+        for (i, &u) in utility.iter().enumerate() {
+            if u < 0.0 {
+                return Err((i, BadUtility::Negative));
+            }
+            // NDCG's gain is 2^u - 1: refuse what it cannot hold, as the engine would.
+            if self.ndcg.is_some() && !(u.exp2() - 1.0).is_finite() {
+                return Err((i, BadUtility::TooLargeForNdcg));
+            }
+        }
+        Ok(())
+    }
 }
 
 /// Exposure (for the fairness metrics) and discount (for NDCG) tables, long enough for

@@ -2,6 +2,8 @@
 //! compares PPG search with.
 //!
 //! The library holds what more than one front end needs, so that they agree:
+//! - [`budget`]: the memory every engine of a process may take together (a quarter of
+//!   physical memory by default), shared with the Python package;
 //! - [`cost`]: the costs the optimisers minimise and the protocol's evaluation;
 //! - [`optimise`]: one query through PPG or Plackett-Luce, and the protocol's starting
 //!   ranking;
@@ -10,6 +12,7 @@
 //!   bytes, for the fuzz target);
 //! - [`finished`]: the queries that reader has finished, kept to find a split query in
 //!   memory that does not grow with the input;
+//! - [`quote`]: input text quoted in error messages, escaped and cut short;
 //! - [`rerank_query`]: one query of `ppg rerank`, shared with the Python package;
 //! - [`pause`]: a test hook that holds a run at a named moment;
 //! - [`foe`]: Fairness of Exposure (Singh & Joachims, KDD 2018) in its hard and soft
@@ -23,11 +26,13 @@
 
 pub mod bound;
 pub mod bound_groups;
+pub mod budget;
 pub mod cost;
 pub mod finished;
 pub mod foe;
 pub mod optimise;
 pub mod pause;
+pub mod quote;
 pub mod rerank_input;
 pub mod rerank_query;
 pub mod seed;

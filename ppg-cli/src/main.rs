@@ -27,8 +27,8 @@
 //!   tables (PPG, PL, FOE and the bound from the library crate, baselines) and how it turns
 //!   a query into rankings; `floor` checks that no row is below the bound.
 //! - Running many: `seed` (library) derives per-task seeds so that results do not depend on
-//!   threads; `threads` builds the rayon pool; `budget` shares one memory budget between
-//!   the engines in flight; `progress` reports on a terminal or in logs (indicatif).
+//!   threads; `threads` builds the rayon pool; `budget` (library) shares one memory budget
+//!   between the engines in flight; `progress` reports on a terminal or in logs (indicatif).
 //! - The protocol: `reproduce` holds an experiment, its cells and the grid of cells;
 //!   `table` prints cells (paper-style table or JSON); `published` lists the paper's
 //!   numbers; `plot` draws the session sweep as SVG.
@@ -40,7 +40,6 @@
 //! tasks on the rayon pool into `methods` -> `optimise` -> `cost`) -> `table`
 //! or `report`.
 
-mod budget;
 mod builtin;
 mod cli;
 mod data;

@@ -12,7 +12,6 @@ use ppg_core::objective::{Browse, Level, RankStart};
 use ppg_core::{Dims, Ppg, SamplerMode, TrainConfig};
 use rayon::prelude::*;
 
-use crate::budget::{self, Budget};
 use crate::cli::{
     BrowseArg, EeLevelArg, FairnessArg, GradientArg, MetricArg, RankStartArg, RerankArgs,
     SamplerArg, UtilityArg,
@@ -24,9 +23,11 @@ use crate::progress;
 use crate::scratch::SortFolder;
 use crate::streams::{self, Output};
 use crate::threads;
+use ppg_cli::budget::{self, Budget};
 use ppg_cli::cost::{CostSpec, Metric, Tables};
 use ppg_cli::optimise::{PpgRecipe, INITIAL_WEIGHT};
 use ppg_cli::pause;
+use ppg_cli::quote::quoted;
 use ppg_cli::rerank_input::{InputError, Query, Reader};
 use ppg_cli::rerank_query::{self, Reranked};
 
@@ -57,17 +58,7 @@ pub fn run(args: &RerankArgs) -> Result<()> {
     let started = Instant::now();
     let spec = cost_spec(args)?;
     let recipe = recipe(args)?;
-    let (max_groups, why) = match spec.metric {
-        Metric::Dtr => (2, "DTR compares two groups"),
-        Metric::Eel => (
-            ppg_core::objective::MAX_GROUPS,
-            "EEL takes at most 16 groups",
-        ),
-        Metric::Ee | Metric::Awrf => (
-            ppg_core::objective::MAX_GROUPS,
-            "expected exposure and AWRF take at most 16 groups",
-        ),
-    };
+    let (max_groups, why) = spec.metric.max_groups();
     // Where the output goes, and what the environment allows, before anything is read.
     interrupt::install()?;
     let destination = destination::resolve(&args.input, args.output.as_deref(), args.force)?;
@@ -134,14 +125,19 @@ pub fn run(args: &RerankArgs) -> Result<()> {
                 batch
                     .par_iter()
                     .with_max_len(1)
-                    .map(|task| rerank_one(task, args, &spec, &recipe, &tables, &budget))
+                    .map(|task| rerank_one(task, &path, args, &spec, &recipe, &tables, &budget))
                     .collect()
             });
             for (task, result) in batch.iter().zip(results) {
                 let r = result?;
                 let q = &task.query;
                 if args.verbose {
-                    eprintln!("query {}: cost {:.6} -> {:.6}", q.qid, r.before, r.after);
+                    eprintln!(
+                        "query {}: cost {:.6} -> {:.6}",
+                        quoted(&q.qid),
+                        r.before,
+                        r.after
+                    );
                 }
                 write_query(out.writer(), q, &r, args.sessions).map_err(|e| out.failed(e))?;
                 queries += 1;
@@ -178,7 +174,10 @@ fn read_batches<R: std::io::Read>(
         let next = reader
             .next_query()
             .map_err(|e| CliError::input(checks.path, e.line, e.message))
-            .and_then(|q| q.map(|q| task(checks, index, q)).transpose());
+            .and_then(|q| {
+                q.map(|q| task(checks, index, q, reader.groups()))
+                    .transpose()
+            });
         match next {
             Ok(Some(t)) => {
                 pause::at("reading");
@@ -206,34 +205,24 @@ fn read_batches<R: std::io::Read>(
 }
 
 /// A query's utility, checked against the metric, and its engine's size, checked against
-/// the memory budget.
-fn task(c: &Checks, index: usize, mut query: Query) -> Result<Task> {
+/// the memory budget; `groups` names the group ids.
+fn task(c: &Checks, index: usize, mut query: Query, groups: &[String]) -> Result<Task> {
     let (utility, name) = match (query.label.take(), c.use_label) {
         (Some(l), true) => (l, "label"),
         _ => (query.score.clone(), "score"),
     };
-    for (&u, &line) in utility.iter().zip(&query.lines) {
-        if u < 0.0 {
-            return Err(CliError::input(
-                c.path,
-                line,
-                format!(
-                    "{name} {u} is negative: the fairness metrics and NDCG need non-negative \
-                     utilities (use --utility or shift the scores)"
-                ),
-            ));
-        }
-        // NDCG's gain is 2^u - 1: refuse what it cannot hold, as the engine would.
-        if c.spec.ndcg.is_some() && !(u.exp2() - 1.0).is_finite() {
-            return Err(CliError::input(
-                c.path,
-                line,
-                format!(
-                    "{name} {u} is too large for NDCG: its gain 2^{name} - 1 overflows \
-                     (at most 1023.99)"
-                ),
-            ));
-        }
+    if let Err((i, why)) = c.spec.check_utility(&utility) {
+        return Err(CliError::input(
+            c.path,
+            query.lines[i],
+            format!(
+                "{name} {} {why} (use --utility or shift the scores)",
+                utility[i]
+            ),
+        ));
+    }
+    if c.spec.metric == Metric::Dtr {
+        dtr_sums(c, &query, &utility, name, groups)?;
     }
     let engine_bytes = Ppg::bytes(Dims::new(query.len(), c.sessions, c.batch)) as u64;
     if engine_bytes > c.memory {
@@ -241,10 +230,10 @@ fn task(c: &Checks, index: usize, mut query: Query) -> Result<Task> {
             c.path,
             query.lines[0],
             format!(
-                "query \"{}\" has {}: with {} and batch {} its PPG engine needs {} MiB, \
+                "query {} has {}: with {} and batch {} its PPG engine needs {} MiB, \
                  more than the memory budget of {} MiB (--memory); split the list or use \
                  fewer sessions",
-                query.qid,
+                quoted(&query.qid),
                 budget::count(query.len(), "item", "items"),
                 budget::count(c.sessions, "session", "sessions"),
                 c.batch,
@@ -272,10 +261,43 @@ fn undefined(spec: &CostSpec, utility: &[f64]) -> bool {
     needs_relevant && !utility.iter().any(|&y| y > 0.0)
 }
 
+/// DTR divides each group's exposure by the group's utility summed over the sessions: a
+/// sum beyond the largest `double` is bad input, refused at the row that takes it there.
+fn dtr_sums(
+    c: &Checks,
+    query: &Query,
+    utility: &[f64],
+    name: &str,
+    groups: &[String],
+) -> Result<()> {
+    let mut sums = [0.0f64; 2];
+    for ((&u, &g), &line) in utility.iter().zip(&query.group).zip(&query.lines) {
+        let sum = &mut sums[usize::from(g)];
+        *sum += u;
+        if !(*sum * c.sessions as f64).is_finite() {
+            return Err(CliError::input(
+                c.path,
+                line,
+                format!(
+                    "{name} {u:e} takes the utility of group {} in query {}, summed over {}, \
+                     beyond the largest double: DTR divides exposure by that sum",
+                    quoted(&groups[usize::from(g)]),
+                    quoted(&query.qid),
+                    budget::count(c.sessions, "session", "sessions"),
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// Re-ranks one query on an engine laid out for it; a query of one item, or one its
 /// metric is undefined for, is passed through.
+/// A cost that is not finite for some ranking is a property of the query's utilities:
+/// bad input at the query's lines.
 fn rerank_one(
     task: &Task,
+    path: &str,
     args: &RerankArgs,
     spec: &CostSpec,
     recipe: &PpgRecipe,
@@ -284,11 +306,7 @@ fn rerank_one(
 ) -> Result<Reranked> {
     let q = &task.query;
     if q.len() == 1 {
-        return Ok(Reranked {
-            rankings: vec![0; args.sessions],
-            before: 0.0,
-            after: 0.0,
-        });
+        return Ok(rerank_query::passed_through(args.sessions));
     }
     if undefined(spec, &task.utility) {
         let n = q.len() as u16;
@@ -307,9 +325,9 @@ fn rerank_one(
     let mut mem = Vec::new();
     mem.try_reserve_exact(bytes).map_err(|e| {
         CliError::Failed(format!(
-            "query \"{}\": cannot allocate its engine's {} MiB: {e} (lower --memory or \
+            "query {}: cannot allocate its engine's {} MiB: {e} (lower --memory or \
              --threads, or free memory)",
-            q.qid,
+            quoted(&q.qid),
             bytes.div_ceil(1 << 20)
         ))
     })?;
@@ -325,8 +343,23 @@ fn rerank_one(
         recipe,
         args.sessions,
         tables,
+        &|| false,
     )
-    .map_err(|e| failed(&format!("query \"{}\"", q.qid), e))
+    .map_err(|e| match e {
+        ppg_core::Error::NotFinite { .. } => CliError::input(
+            path,
+            q.lines[0],
+            format!(
+                "query {} (lines {}-{}): its {} cost is not finite for some ranking: its \
+                 groups' utilities are too far apart in size",
+                quoted(&q.qid),
+                q.lines[0],
+                q.lines[q.len() - 1],
+                spec.metric.name().to_uppercase()
+            ),
+        ),
+        e => failed(&format!("query {}", quoted(&q.qid)), e),
+    })
 }
 
 fn write_query(w: &mut dyn Write, q: &Query, r: &Reranked, sessions: usize) -> std::io::Result<()> {

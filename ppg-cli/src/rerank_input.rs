@@ -5,13 +5,22 @@
 //! The rules (also in `ppg rerank --help` and docs/cli.md's "Errors and exit status"):
 //! - columns `qid item score group [label]` found by header name, in any order, other
 //!   columns ignored; a UTF-8 byte-order mark before the header is accepted;
-//! - fields are trimmed; blank lines are skipped;
+//! - a line ends at `\n` or `\r\n`; a line of nothing but ASCII spaces, tabs and `\r` is
+//!   blank and skipped; a header with no data rows is a valid input of no queries;
+//! - ids are bytes: a `qid`, an `item` and a `group` are the field's bytes between tabs,
+//!   nothing trimmed (`a`, `a ` and `a<U+00A0>` are three ids), quotes ordinary text, so
+//!   the output gives back each id exactly as the input had it. Header names and numbers
+//!   are matched or parsed after ASCII spaces and tabs around them are taken off;
 //! - refused, with the line: a row with fewer or more fields than the header, an empty
-//!   `qid` or `item`, a NUL byte in any field, text that is not UTF-8, a score or label that
-//!   is not a finite number, an item twice in its query, more groups than the metric takes,
-//!   a query longer than the engine takes, and a split query (its rows interrupted by
-//!   another query's), named with the line ranges of both parts;
+//!   `qid` or `item` (or one of nothing but whitespace, Unicode's included), a NUL byte in
+//!   any field, text that is not UTF-8, a score or label that is not a finite number, an
+//!   item twice in its query, more groups than the metric takes, a query longer than the
+//!   engine takes, and a split query (its rows interrupted by another query's), named with
+//!   the line ranges of both parts;
+//! - a field quoted in a message is escaped and cut after 60 characters ([`quoted`]);
 //! - a query of one item is read like any other: the caller passes it through.
+//!
+//! [`check_id`] is the id rule on its own, for front ends that read no file (Python).
 //!
 //! The csv crate splits lines into fields (`Records`): a newline ends a record and quotes
 //! are ordinary text, so a record is exactly one line; the checks above are ours. It
@@ -34,6 +43,7 @@ use std::io::{Chain, Read};
 use csv::{ByteRecord, Terminator};
 
 use crate::finished::{self, Finished, Split};
+use crate::quote::quoted;
 
 /// Bad input at a line of the file.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -118,11 +128,10 @@ pub struct Reader<R: Read> {
     pending: Option<(String, Row)>,
     /// The queries read, to find a split one in bounded memory.
     finished: Finished,
-    rows_read: usize,
     done: bool,
 }
 
-/// What a query keeps of a data row, fields trimmed.
+/// What a query keeps of a data row.
 struct Row {
     line: usize,
     item: String,
@@ -155,11 +164,11 @@ impl<R: Read> Reader<R> {
             if !records.read()? {
                 return Err(InputError::at(1, "empty file: expected a header line"));
             }
-            let mut fields: Vec<&str> = records.fields()?.iter().collect();
+            let mut fields: Vec<&str> = records.fields()?.iter().map(str::trim_ascii).collect();
             // Spreadsheet exports start with a byte-order mark.
             if records.line == 1 {
                 if let Some(rest) = fields[0].strip_prefix('\u{feff}') {
-                    fields[0] = rest.trim();
+                    fields[0] = rest.trim_ascii();
                 }
             }
             if fields.iter().all(|f| f.is_empty()) {
@@ -179,7 +188,6 @@ impl<R: Read> Reader<R> {
             },
             pending: None,
             finished: Finished::new(window),
-            rows_read: 0,
             done: false,
         })
     }
@@ -216,9 +224,6 @@ impl<R: Read> Reader<R> {
             None => match self.row(None)? {
                 Next::Starts(qid, row) => (qid, row),
                 Next::Same(_) => unreachable!("a row is in no query before the first"),
-                Next::End if self.rows_read == 0 => {
-                    return Err(InputError::at(1, "no data rows after the header"))
-                }
                 Next::End => return self.check_every_query().map(|()| None),
             },
         };
@@ -232,9 +237,9 @@ impl<R: Read> Reader<R> {
                     return Err(InputError::at(
                         row.line,
                         format!(
-                            "query \"{}\" (from line {}) has more than the {} items the \
+                            "query {} (from line {}) has more than the {} items the \
                              engine takes",
-                            query.qid,
+                            quoted(&query.qid),
                             query.lines[0],
                             ppg_core::MAX_ITEMS
                         ),
@@ -260,8 +265,9 @@ impl<R: Read> Reader<R> {
                 return Err(InputError::at(
                     line,
                     format!(
-                        "item \"{item}\" appears twice in query \"{}\" (first at line {first})",
-                        query.qid
+                        "item {} appears twice in query {} (first at line {first})",
+                        quoted(item),
+                        quoted(&query.qid)
                     ),
                 ));
             }
@@ -313,11 +319,10 @@ impl<R: Read> Reader<R> {
     /// `current` (its qid is copied only when it starts another).
     fn row(&mut self, current: Option<&str>) -> Result<Next, InputError> {
         while self.records.read()? {
-            let fields = self.records.fields()?;
-            if fields.iter().all(str::is_empty) {
+            if self.records.blank() {
                 continue;
             }
-            self.rows_read += 1;
+            let fields = self.records.fields()?;
             let (qid, row) = self.rules.row(self.records.line, &fields)?;
             return Ok(if Some(qid) == current {
                 Next::Same(row)
@@ -372,12 +377,8 @@ impl Rules {
         }
         let c = &self.columns;
         for column in [c.qid, c.item] {
-            if fields.field(column).is_empty() {
-                return Err(InputError::at(
-                    line,
-                    format!("empty {}", self.header[column]),
-                ));
-            }
+            check_id(&self.header[column], fields.field(column))
+                .map_err(|why| InputError::at(line, why))?;
         }
         let score = self.number(fields, c.score, line)?;
         let label = match c.label {
@@ -399,15 +400,15 @@ impl Rules {
     fn number(&self, fields: &Fields, column: usize, line: usize) -> Result<f64, InputError> {
         let text = fields.field(column);
         let name = &self.header[column];
-        match text.parse::<f64>() {
+        match text.trim_ascii().parse::<f64>() {
             Ok(x) if x.is_finite() => Ok(x),
             Ok(_) => Err(InputError::at(
                 line,
-                format!("{name} \"{text}\" is not a finite number"),
+                format!("{name} {} is not a finite number", quoted(text)),
             )),
             Err(_) => Err(InputError::at(
                 line,
-                format!("{name} \"{text}\" is not a number"),
+                format!("{name} {} is not a number", quoted(text)),
             )),
         }
     }
@@ -418,11 +419,12 @@ impl Rules {
             return Ok(k as u8);
         }
         if self.groups.len() >= self.max_groups {
-            let known: Vec<String> = self.groups.iter().map(|n| format!("\"{n}\"")).collect();
+            let known: Vec<String> = self.groups.iter().map(|n| quoted(n).to_string()).collect();
             return Err(InputError::at(
                 line,
                 format!(
-                    "group \"{name}\" is group number {} after {}: {}",
+                    "group {} is group number {} after {}: {}",
+                    quoted(name),
                     self.groups.len() + 1,
                     known.join(", "),
                     self.why
@@ -432,6 +434,31 @@ impl Rules {
         self.groups.push(name.to_owned());
         Ok((self.groups.len() - 1) as u8)
     }
+}
+
+/// The rule for a `qid` or `item` id named `column`: not blank (empty, or nothing but
+/// whitespace, Unicode's included) and no NUL byte; its bytes are kept otherwise. The
+/// Python package applies it to its frames' ids, so that both front ends refuse the same
+/// ids.
+///
+/// # Errors
+/// What is wrong, in words ("empty item", "empty qid: \" \" is only whitespace", "a NUL
+/// byte in qid").
+pub fn check_id(column: &str, id: &str) -> Result<(), String> {
+    if id.contains('\0') {
+        return Err(format!("a NUL byte in {column}"));
+    }
+    // An id that shows as nothing is a blank cell, not an id (its bytes are kept
+    // otherwise: trim() only looks).
+    if id.trim().is_empty() {
+        let what = if id.is_empty() {
+            String::new()
+        } else {
+            format!(": {} is only whitespace", quoted(id))
+        };
+        return Err(format!("empty {column}{what}"));
+    }
+    Ok(())
 }
 
 fn push(query: &mut Query, row: Row) {
@@ -451,7 +478,8 @@ fn columns(header: &[String]) -> Result<Columns, InputError> {
             return Err(InputError::at(
                 1,
                 format!(
-                    "column \"{h}\" appears twice (fields {} and {})",
+                    "column {} appears twice (fields {} and {})",
+                    quoted(h),
                     first + 1,
                     k + 1
                 ),
@@ -465,7 +493,7 @@ fn columns(header: &[String]) -> Result<Columns, InputError> {
                 1,
                 format!(
                     "missing column \"{name}\" (the header has: {})",
-                    header.join(", ")
+                    header_names(header)
                 ),
             )
         })
@@ -479,11 +507,27 @@ fn columns(header: &[String]) -> Result<Columns, InputError> {
     })
 }
 
+/// The header's names for a message: the first [`NAMES_SHOWN`], each quoted.
+fn header_names(header: &[String]) -> String {
+    let mut names: Vec<String> = header
+        .iter()
+        .take(NAMES_SHOWN)
+        .map(|h| quoted(h).to_string())
+        .collect();
+    if header.len() > NAMES_SHOWN {
+        names.push(format!("... ({} names)", header.len()));
+    }
+    names.join(", ")
+}
+
+/// The header names a message lists before it cuts the list.
+const NAMES_SHOWN: usize = 8;
+
 /// The input's non-empty lines split at tabs by the csv crate, with their 1-based numbers.
 ///
 /// The reader is set so that a record is exactly one line: `\n` alone ends it (a `\r`
-/// before it stays in the last field, which trimming removes) and quotes are ordinary
-/// text. Two newlines are chained around the input, each for a fault of csv 1.4:
+/// before it stays in the last field, where [`Fields`] leaves it out) and quotes are
+/// ordinary text. Two newlines are chained around the input, each for a fault of csv 1.4:
 /// - the position it gives a record is where it stood before skipping the empty lines in
 ///   front of it, so the number is counted from the newlines read instead, the record's own
 ///   `\n` being the last one: the newline after the input makes that true of the last line
@@ -536,6 +580,15 @@ impl<R: Read> Records<R> {
         Ok(more)
     }
 
+    /// Whether the line last read holds nothing but ASCII spaces, tabs and `\r` (it stops
+    /// at the first other byte: the first of a data row).
+    fn blank(&self) -> bool {
+        self.record
+            .as_slice()
+            .iter()
+            .all(|&b| matches!(b, b' ' | b'\t' | b'\r'))
+    }
+
     /// The fields of the line last read.
     fn fields(&self) -> Result<Fields<'_>, InputError> {
         // The fields are checked in one pass over their bytes laid end to end, then each
@@ -565,7 +618,8 @@ impl<R: Read> Records<R> {
     }
 }
 
-/// The fields of one line, trimmed, borrowed from the csv record.
+/// The fields of one line, as the file has them between tabs (the `\r` of a `\r\n` left
+/// out), borrowed from the csv record.
 struct Fields<'a> {
     /// The record's fields laid end to end, each of them UTF-8.
     text: &'a str,
@@ -578,7 +632,12 @@ impl<'a> Fields<'a> {
     }
 
     fn range(&self, k: usize) -> std::ops::Range<usize> {
-        self.record.range(k).expect("a field of the record")
+        let mut range = self.record.range(k).expect("a field of the record");
+        // The line's end is `\r\n` or `\n`; the csv reader ends records at `\n` only.
+        if k + 1 == self.len() && self.record.as_slice()[range.clone()].ends_with(b"\r") {
+            range.end -= 1;
+        }
+        range
     }
 
     fn get(&self, k: usize) -> Option<&'a str> {
@@ -587,7 +646,7 @@ impl<'a> Fields<'a> {
 
     /// Field `k`, which must exist (as in a slice, a panic otherwise).
     fn field(&self, k: usize) -> &'a str {
-        self.text[self.range(k)].trim()
+        &self.text[self.range(k)]
     }
 
     fn iter(&self) -> impl Iterator<Item = &'a str> + '_ {
@@ -600,8 +659,9 @@ fn split(qid: &str, line: usize, before: (usize, usize), after: (usize, usize)) 
     InputError::at(
         line,
         format!(
-            "query \"{qid}\" is split: its rows are at lines {} and {}, with other queries \
+            "query {} is split: its rows are at lines {} and {}, with other queries \
              between; rows of a query must be contiguous",
+            quoted(qid),
             span(before.0, before.1),
             span(after.0, after.1)
         ),

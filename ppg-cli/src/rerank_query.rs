@@ -1,6 +1,11 @@
 //! One query of `ppg rerank`: its starting ranking, its cost, PPG, and the rankings of its
 //! rows. Every front end that re-ranks (the command line, the Python package) calls this, so
 //! that the same rows and seed give the same output whichever front end ran them.
+//!
+//! A query of one item is passed through ([`passed_through`]), as `ppg rerank` does. A
+//! caller that must be able to stop a run (Python's Ctrl-C) hands [`rerank`] a `stop`
+//! check: every cost the trainer asks for first asks it, and a run told to stop ends as a
+//! NaN cost would, at once and with the engine as before the run.
 
 use ppg_core::{Objective, Ppg};
 
@@ -20,6 +25,16 @@ pub struct Reranked {
     pub after: f64,
 }
 
+/// The outcome of a query of one item: its one ranking in every session, costs 0 (there is
+/// nothing to order, and no engine is laid out for it).
+pub fn passed_through(sessions: usize) -> Reranked {
+    Reranked {
+        rankings: vec![0; sessions],
+        before: 0.0,
+        after: 0.0,
+    }
+}
+
 /// The seed of the query at `index` (0-based, in input order) under the user's `seed`:
 /// independent of which thread runs the query and of the other queries.
 pub fn query_seed(seed: u64, index: usize) -> u64 {
@@ -30,9 +45,12 @@ pub fn query_seed(seed: u64, index: usize) -> u64 {
 /// and the fairness `group`, on `engine` (laid out for at least this query's length and
 /// `sessions`) with the query's `seed` ([`query_seed`]).
 ///
+/// `stop` is asked before every cost (see the module docs); `&|| false` never stops.
+///
 /// # Errors
 /// The engine's refusal: a cost it cannot build (a negative utility for DTR, too many
-/// groups), a shape beyond its layout, a non-finite cost.
+/// groups), a shape beyond its layout, a non-finite cost; [`ppg_core::Error::NotFinite`]
+/// too when `stop` said so.
 #[allow(clippy::too_many_arguments)]
 pub fn rerank(
     engine: &mut Ppg,
@@ -44,13 +62,20 @@ pub fn rerank(
     recipe: &PpgRecipe,
     sessions: usize,
     tables: &Tables,
+    stop: &dyn Fn() -> bool,
 ) -> Result<Reranked, ppg_core::Error> {
+    if score.len() == 1 {
+        return Ok(passed_through(sessions));
+    }
     let order = ranking_by(score);
     let utility_s = optimise::permute(utility, &order);
     let group_s = optimise::permute(group, &order);
-    let mut cost = Cost::new(spec, &utility_s, &group_s, tables)?;
+    let mut cost = Stoppable {
+        inner: Cost::new(spec, &utility_s, &group_s, tables)?,
+        stop,
+    };
     let input: Vec<u16> = (0..sessions).flat_map(|_| 0..score.len() as u16).collect();
-    let before = cost.cost(&input, sessions);
+    let before = cost.inner.cost(&input, sessions);
     // A metric without meaning for this query (one group only, or a group without
     // utility for DTR) has nothing to optimise: the input ranking is the answer.
     let meaningful = spec.ndcg.is_some() || spec.metric.valid(utility, group);
@@ -59,10 +84,28 @@ pub fn rerank(
     } else {
         input
     };
-    let after = cost.cost(&best, sessions);
+    let after = cost.inner.cost(&best, sessions);
     Ok(Reranked {
         rankings: optimise::to_items(&best, &order),
         before,
         after,
     })
+}
+
+/// A cost that turns NaN once `stop` says so: the trainer then ends the run at once and
+/// restores the engine, as it does for any non-finite cost.
+pub struct Stoppable<'a, O> {
+    /// The cost itself.
+    pub inner: O,
+    /// Asked before every cost.
+    pub stop: &'a dyn Fn() -> bool,
+}
+
+impl<O: Objective> Objective for Stoppable<'_, O> {
+    fn cost(&mut self, ranking: &[u16], sessions: usize) -> f64 {
+        if (self.stop)() {
+            return f64::NAN;
+        }
+        self.inner.cost(ranking, sessions)
+    }
 }

@@ -2,11 +2,15 @@
 
 use crate::error::{CliError, Result};
 
-/// Thread count: `requested`, or one per core when 0.
+/// Thread count: one per core when `requested` is 0, else `requested` but never more than
+/// the cores. The work is all computation, so threads beyond the cores only take turns
+/// while each holds its engine's memory; an unbounded count let `--threads 1000000` start
+/// a million threads. The output does not depend on the count.
 pub fn count(requested: usize) -> usize {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     match requested {
-        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
-        n => n,
+        0 => cores,
+        n => n.min(cores),
     }
 }
 
@@ -17,4 +21,18 @@ pub fn pool(threads: usize) -> Result<rayon::ThreadPool> {
         .num_threads(threads)
         .build()
         .map_err(|e| CliError::Failed(format!("cannot start {threads} threads: {e}")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::count;
+
+    #[test]
+    fn a_count_is_at_most_the_cores() {
+        let cores = count(0);
+        assert!(cores >= 1);
+        assert_eq!(count(1), 1);
+        assert_eq!(count(1_000_000), cores);
+        assert_eq!(count(usize::MAX), cores);
+    }
 }

@@ -76,3 +76,8 @@ struct ReadmeDoctests;
 #[cfg(doctest)]
 #[doc = include_str!("../../docs/rust.md")]
 struct RustGuideDoctests;
+
+// The crate's own README (crates.io's page) is checked the same way.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct CrateReadmeDoctests;

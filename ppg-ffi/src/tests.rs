@@ -138,6 +138,54 @@ fn more_than_sixteen_groups_is_capacity_for_eel() {
     assert_eq!(st, ppg_status::Ok);
 }
 
+/// The statuses `ppg.h` names for utilities at the edges (issue 28, point 18): EEL takes
+/// negative and huge utilities (a negative one grades as 0) and its cost stays finite; DTR
+/// refuses utility sums that overflow with INVALID_ARGUMENT, and stops with NOT_FINITE when
+/// a group's utility is so small against the other's that its ratio overflows.
+#[test]
+fn utilities_at_the_edges_give_the_documented_statuses() {
+    let (_block, e) = engine(ppg_method::Ppg, ITEMS);
+    let (config, mut objective) = defaults();
+    let train = |utility: [f64; ITEMS], objective: &ppg_objective_config| {
+        let mut query = items(&[0, 1, 0, 1, 0, 1]);
+        for (item, u) in query.iter_mut().zip(utility) {
+            item.utility = u;
+        }
+        let st = unsafe { ppg_engine_set_query(e, query.as_ptr(), ITEMS, SESSIONS) };
+        assert_eq!(st, ppg_status::Ok);
+        let mut value = f64::NAN;
+        let ranking: Vec<u64> = (0..SESSIONS)
+            .flat_map(|_| query.iter().map(|i| i.id))
+            .collect();
+        let evaluated = unsafe {
+            ppg_engine_evaluate(e, objective, ranking.as_ptr(), ranking.len(), &mut value)
+        };
+        let trained = unsafe { ppg_engine_train_builtin(e, &config, objective, ptr::null_mut()) };
+        (evaluated, trained, value)
+    };
+    for utility in [
+        [-1.0, -5.0, 0.0, 2.0, -3.0, 1.0],
+        [1e308, 1e308, 1e308, 1e308, 0.0, 1.0],
+    ] {
+        let (evaluated, trained, value) = train(utility, &objective);
+        assert_eq!(
+            (evaluated, trained),
+            (ppg_status::Ok, ppg_status::Ok),
+            "{utility:?}"
+        );
+        assert!(value.is_finite(), "{utility:?}");
+    }
+    objective.metric = ppg_metric::Dtr as u32;
+    let overflow = [1e308, 1.0, 1e308, 1.0, 0.0, 1.0];
+    let (evaluated, trained, _) = train(overflow, &objective);
+    assert_eq!(evaluated, ppg_status::InvalidArgument);
+    assert_eq!(trained, ppg_status::InvalidArgument);
+    let apart = [1e10, 1e-320, 1.0, 0.0, 1.0, 0.0];
+    let (evaluated, trained, _) = train(apart, &objective);
+    assert_eq!(evaluated, ppg_status::NotFinite);
+    assert_eq!(trained, ppg_status::NotFinite);
+}
+
 #[test]
 fn pl_refuses_utilities_beyond_float_and_constraints() {
     let (_block, e) = engine(ppg_method::Pl, ITEMS);

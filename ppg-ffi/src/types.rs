@@ -132,7 +132,8 @@ pub enum ppg_ee_level {
 pub struct ppg_item {
     /// The caller's id; any value, unique within the query.
     pub id: u64,
-    /// Utility (relevance) of the item: finite; the fairness metrics need it `>= 0`.
+    /// Utility (relevance) of the item: finite. DTR and NDCG need it `>= 0`; EEL takes any
+    /// finite value, grading a negative one as it grades 0 (the lowest grade).
     pub utility: f64,
     /// Fairness group of the item: any label (EEL tells up to 16 groups apart, DTR 2).
     pub group: u32,

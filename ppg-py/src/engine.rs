@@ -4,12 +4,14 @@
 //! A `Ppg` borrows its memory; `EngineCell` keeps the buffer and the engine together so
 //! that Python can own both (ouroboros writes the self-borrowing struct).
 
-use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray1};
+use numpy::{PyArray1, PyReadonlyArray1};
 use ppg_core::{Dims, Error, Ppg, TrainConfig};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
-use crate::options::{gradient, sampler};
+use crate::list::call_objective;
+use crate::memory;
+use crate::options::{gradient, learning_rate, sampler};
 use crate::refused;
 
 /// An engine with the memory it borrows.
@@ -47,10 +49,16 @@ impl Engine {
     #[pyo3(signature = (items, sessions = 1, batch = 16, seed = 0))]
     fn new(items: usize, sessions: usize, batch: usize, seed: u64) -> PyResult<Self> {
         let dims = Dims::new(items, sessions, batch);
-        dims.check()
-            .map_err(|e| refused("items, sessions or batch", e))?;
+        let memory = memory::engine(
+            dims,
+            memory::Names {
+                items: "items",
+                sessions: "sessions",
+                batch: "batch",
+            },
+        )?;
         let cell = EngineCellTryBuilder {
-            memory: vec![0u8; Ppg::bytes(dims)],
+            memory,
             engine_builder: |m: &mut Vec<u8>| Ppg::new(m, dims, seed),
         }
         .try_build()
@@ -149,7 +157,7 @@ impl Engine {
     ) -> PyResult<bool> {
         let costs = costs.as_slice()?;
         let config = TrainConfig {
-            learning_rate: lr,
+            learning_rate: learning_rate(lr)?,
             gradient: self::gradient(gradient)?,
             baseline,
             ..TrainConfig::default()
@@ -196,7 +204,7 @@ impl Engine {
         grow: bool,
     ) -> PyResult<(u32, f64)> {
         let config = TrainConfig {
-            learning_rate: lr,
+            learning_rate: learning_rate(lr)?,
             epochs,
             batch,
             patience,
@@ -212,15 +220,10 @@ impl Engine {
                 return f64::NAN;
             }
             let ids: Vec<i64> = ranking.iter().map(|&i| i64::from(i)).collect();
-            let n = ranking.len() / sessions;
-            PyArray1::from_vec(py, ids)
-                .reshape([sessions, n])
-                .and_then(|a| objective.call1((a,)))
-                .and_then(|v| v.extract::<f64>())
-                .unwrap_or_else(|e| {
-                    failure = Some(e);
-                    f64::NAN
-                })
+            call_objective(py, &objective, "objective", ids, sessions).unwrap_or_else(|e| {
+                failure = Some(e);
+                f64::NAN
+            })
         };
         let report = self.with(|e| e.train(&mut cost, &config));
         match (report, failure) {

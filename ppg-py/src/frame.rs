@@ -1,7 +1,8 @@
 //! Many queries at once (`ppg.rerank_frame`, the Spark job): rows grouped by query, one
 //! engine per worker thread, the GIL released. Each query runs `rerank_query::rerank`, the
 //! function behind `ppg rerank`, with a seed fixed by the query alone, so the output does
-//! not depend on the thread count.
+//! not depend on the thread count. The pool works while the calling thread watches for
+//! Ctrl-C ([`interruptible`]), which stops every worker at its next cost.
 
 use numpy::{PyArray1, PyReadonlyArray1};
 use ppg_cli::cost::Tables;
@@ -10,12 +11,12 @@ use ppg_core::{Dims, Ppg, MAX_ITEMS};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use rayon::prelude::*;
+use std::sync::atomic::AtomicBool;
 
+use crate::interrupt::{interruptible, stopped};
+use crate::memory;
 use crate::options::Options;
 use crate::qid_seed;
-
-/// Memory one worker's engine may take, as `ppg rerank` allows.
-const MAX_ENGINE_BYTES: usize = 2 << 30;
 
 /// Queries per engine layout.
 const CHUNK: usize = 64;
@@ -31,6 +32,8 @@ type Outcome<'py> = (
 
 /// Re-ranks the queries whose rows are `offsets[q]..offsets[q + 1]` of the other arrays.
 /// `names` are the queries' ids as text (messages, and seeds when `seed_by_qid`).
+/// `threads` 0 is one per core; more than the machine runs at once is capped to that, and
+/// to what the memory budget holds engines for (`worker_count`).
 #[pyfunction]
 #[allow(clippy::too_many_arguments)]
 pub fn rerank_many<'py>(
@@ -60,39 +63,42 @@ pub fn rerank_many<'py>(
     let longest = spans.iter().map(|r| r.len()).max().unwrap_or(1);
     let tables = Tables::new(longest, options.rank_start()?);
     let dims = Dims::new(longest, sessions, recipe.train.batch);
-    if Ppg::bytes(dims) > MAX_ENGINE_BYTES {
-        return Err(PyValueError::new_err(format!(
-            "sessions: the longest query has {longest} items; with {sessions} sessions and \
-             batch {} one engine needs {} MiB (limit {} MiB)",
-            recipe.train.batch,
-            Ppg::bytes(dims) >> 20,
-            MAX_ENGINE_BYTES >> 20
-        )));
-    }
+    let bytes = memory::check(
+        dims,
+        memory::Names {
+            items: "qid",
+            sessions: "sessions",
+            batch: "batch",
+        },
+    )?;
     let seeds: Vec<u64> = (0..spans.len())
         .map(|q| match seed_by_qid {
             true => qid_seed::of(seed, &names[q]),
             false => query_seed(seed, q),
         })
         .collect();
+    let workers = worker_count(threads, spans.len().div_ceil(CHUNK), bytes);
     let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
+        .num_threads(workers)
         .build()
         .map_err(|e| PyValueError::new_err(format!("threads: {e}")))?;
     // Queries in chunks, one engine per chunk: an engine borrows its memory, so it
     // cannot outlive a closure call; a chunk amortises its layout over many queries.
-    let run = || -> Result<Vec<Reranked>, (usize, String)> {
+    let run = |stop: &AtomicBool| -> Result<Vec<Reranked>, (usize, String)> {
         pool.install(|| {
             let chunks: Vec<Vec<Reranked>> = (0..spans.len())
                 .collect::<Vec<_>>()
                 .par_chunks(CHUNK)
                 .map(|queries| {
-                    let mut mem = vec![0u8; Ppg::bytes(dims)];
+                    let mut mem = memory::allocate(bytes).map_err(|e| (queries[0], e))?;
                     let mut engine =
                         Ppg::new(&mut mem, dims, seed).map_err(|e| (queries[0], e.to_string()))?;
                     queries
                         .iter()
                         .map(|&q| {
+                            if stopped(stop) {
+                                return Err((q, "interrupted".to_owned()));
+                            }
                             let r = spans[q].clone();
                             rerank_query::rerank(
                                 &mut engine,
@@ -104,6 +110,7 @@ pub fn rerank_many<'py>(
                                 &recipe,
                                 sessions,
                                 &tables,
+                                &|| stopped(stop),
                             )
                             .map_err(|e| (q, e.to_string()))
                         })
@@ -113,8 +120,7 @@ pub fn rerank_many<'py>(
             Ok(chunks.into_iter().flatten().collect())
         })
     };
-    let results = py
-        .detach(run)
+    let results = interruptible(py, run)?
         .map_err(|(q, e)| PyValueError::new_err(format!("query {:?}: {e}", names[q])))?;
     let mut rows = Vec::with_capacity(score.len() * sessions);
     for (r, span) in results.iter().zip(&spans) {
@@ -133,8 +139,21 @@ pub fn rerank_many<'py>(
     ))
 }
 
+/// The pool's size for `requested` threads (0: one per core) over `chunks` chunks of
+/// queries, each engine `bytes` large: never more than the machine runs at once (the work
+/// is all computation, so more threads only take turns; a request of a million would
+/// start a million OS threads), than there are chunks, nor than the memory budget holds
+/// engines for.
+fn worker_count(requested: usize, chunks: usize, bytes: usize) -> usize {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let engines = (memory::limit() / bytes.max(1)).max(1);
+    let wanted = if requested == 0 { cores } else { requested };
+    wanted.min(cores).min(chunks.max(1)).min(engines)
+}
+
 /// The row ranges of the queries, checked: increasing offsets from 0 to `rows`, one name
-/// per query, 2 to `MAX_ITEMS` rows each (as `ppg rerank` requires).
+/// per query, 1 to `MAX_ITEMS` rows each (as `ppg rerank` requires; a query of one row is
+/// passed through).
 fn spans(offsets: &[i64], rows: usize, names: &[String]) -> PyResult<Vec<std::ops::Range<usize>>> {
     let bad = |why: String| PyValueError::new_err(why);
     if offsets.first() != Some(&0) || offsets.last().copied() != Some(rows as i64) {
@@ -148,10 +167,8 @@ fn spans(offsets: &[i64], rows: usize, names: &[String]) -> PyResult<Vec<std::op
         .zip(names)
         .map(|(w, name)| {
             let len = w[1] - w[0];
-            if len < 2 {
-                return Err(bad(format!(
-                    "qid: query {name:?} has {len} item(s): at least 2 are needed"
-                )));
+            if len < 1 {
+                return Err(bad(format!("qid: query {name:?} has no rows")));
             }
             if len as usize > MAX_ITEMS {
                 return Err(bad(format!(

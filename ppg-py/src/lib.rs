@@ -11,7 +11,11 @@
 //! - [`metrics`]: the protocol's EEL, DTR and NDCG of given rankings, expected exposure
 //!   and AWRF;
 //! - [`engine`]: the engine itself, for callers that score rankings themselves;
-//! - [`qid_seed`]: the seed rule that does not depend on a query's position.
+//! - [`qid_seed`]: the seed rule that does not depend on a query's position;
+//! - [`rules`]: the command line's input rules (ids, utilities, group counts) for the
+//!   Python layer's checks;
+//! - [`memory`]: an engine's memory through a fallible path (`MemoryError`, not an abort);
+//! - [`interrupt`]: long calls without the GIL that still stop on Ctrl-C.
 #![forbid(unsafe_code)]
 
 use pyo3::exceptions::PyValueError;
@@ -19,10 +23,13 @@ use pyo3::prelude::*;
 
 pub mod engine;
 pub mod frame;
+pub mod interrupt;
 pub mod list;
+pub mod memory;
 pub mod metrics;
 pub mod options;
 pub mod qid_seed;
+pub mod rules;
 
 /// An engine refusal as the `ValueError` Python callers catch, prefixed by what was asked.
 pub(crate) fn refused(what: &str, e: ppg_core::Error) -> PyErr {
@@ -38,6 +45,12 @@ fn _ppg(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(metrics::ndcg, m)?)?;
     m.add_function(wrap_pyfunction!(metrics::expected_exposure, m)?)?;
     m.add_function(wrap_pyfunction!(metrics::awrf, m)?)?;
+    m.add_function(wrap_pyfunction!(metrics::many, m)?)?;
+    m.add_function(wrap_pyfunction!(rules::check_options, m)?)?;
+    m.add_function(wrap_pyfunction!(rules::utility_refusal, m)?)?;
+    m.add_function(wrap_pyfunction!(rules::id_refusal, m)?)?;
+    m.add_function(wrap_pyfunction!(rules::group_limit, m)?)?;
+    m.add_function(wrap_pyfunction!(rules::score_order, m)?)?;
     m.add_class::<engine::Engine>()?;
     m.add("MAX_ITEMS", ppg_core::MAX_ITEMS)?;
     m.add("MAX_GROUPS", ppg_core::objective::MAX_GROUPS)?;

@@ -1,15 +1,19 @@
 //! One list: `ppg.rerank`. A built-in metric without extra constraints goes through
 //! `ppg_cli::rerank_query::rerank`, the function behind `ppg rerank`; a Python callable or
 //! forbidden pairs go through the same steps with the engine's constraint calls added.
+//! A built-in metric runs without the GIL and stops on Ctrl-C ([`polling`]); a
+//! callable needs the GIL for every cost and checks for signals before each.
 
 use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray1};
 use ppg_cli::cost::{Cost, CostSpec, Tables};
 use ppg_cli::optimise::{self, ranking_by, PpgRecipe};
-use ppg_cli::rerank_query::{self, query_seed};
+use ppg_cli::rerank_query::{self, query_seed, Stoppable};
 use ppg_core::{Dims, Error, Objective, Ppg};
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 
+use crate::interrupt::polling;
+use crate::memory;
 use crate::options::Options;
 use crate::refused;
 
@@ -43,44 +47,53 @@ pub fn rerank_list<'py>(
     let tables = Tables::new(n.max(1), options.rank_start()?);
     let sessions = options.sessions;
     let dims = Dims::new(n, sessions, recipe.train.batch);
-    dims.check().map_err(|e| refused("utility", e))?;
-    let mut mem = vec![0u8; Ppg::bytes(dims)];
-    let mut engine = Ppg::new(&mut mem, dims, seed).map_err(|e| refused("engine", e))?;
+    let mut mem = memory::engine(
+        dims,
+        memory::Names {
+            items: "utility",
+            sessions: "sessions",
+            batch: "batch",
+        },
+    )?;
     // A list is query 0 of a one-query file: `ppg rerank` gives it the same seed.
-    let seed = query_seed(seed, 0);
+    let qseed = query_seed(seed, 0);
     let forbid = forbid.as_slice()?;
     let (ranking, before, after) = match (&spec, objective) {
         (Some(spec), None) if forbid.is_empty() => {
-            let r = rerank_query::rerank(
-                &mut engine,
-                seed,
-                score,
-                utility,
-                group,
-                spec,
-                &recipe,
-                sessions,
-                &tables,
-            )
+            let r = polling(py, |stop| {
+                let mut engine = Ppg::new(&mut mem, dims, seed)?;
+                rerank_query::rerank(
+                    &mut engine,
+                    qseed,
+                    score,
+                    utility,
+                    group,
+                    spec,
+                    &recipe,
+                    sessions,
+                    &tables,
+                    stop,
+                )
+            })?
             .map_err(|e| refused("rerank", e))?;
             (r.rankings, r.before, r.after)
         }
         (Some(spec), None) => {
             let list = List::new(score, group, forbid, sessions)?;
             let utility_s = optimise::permute(utility, &list.order);
-            let mut cost = Cost::new(spec, &utility_s, &list.group, &tables)
+            let cost = Cost::new(spec, &utility_s, &list.group, &tables)
                 .map_err(|e| refused("utility or groups", e))?;
-            list.run(
-                &mut engine,
-                seed,
-                &recipe,
-                &mut cost,
-                meaningful(spec, utility, group),
-            )
+            let meaningful = meaningful(spec, utility, group);
+            polling(py, |stop| {
+                let mut engine = Ppg::new(&mut mem, dims, seed)?;
+                let mut cost = Stoppable { inner: cost, stop };
+                list.run(&mut engine, qseed, &recipe, &mut cost, meaningful)
+            })?
             .map_err(|e| refused("rerank", e))?
         }
         (None, Some(callable)) => {
             let list = List::new(score, group, forbid, sessions)?;
+            let mut engine = Ppg::new(&mut mem, dims, seed).map_err(|e| refused("engine", e))?;
             let mut failure = None;
             let mut cost = |ranking: &[u16], sessions: usize| -> f64 {
                 if failure.is_some() {
@@ -90,16 +103,12 @@ pub fn rerank_list<'py>(
                     .iter()
                     .map(|&k| i64::from(list.order[usize::from(k)]))
                     .collect();
-                let call = PyArray1::from_vec(py, items)
-                    .reshape([sessions, ranking.len() / sessions])
-                    .and_then(|a| callable.call1((a,)))
-                    .and_then(|v| v.extract::<f64>());
-                call.unwrap_or_else(|e| {
+                call_objective(py, &callable, "metric", items, sessions).unwrap_or_else(|e| {
                     failure = Some(e);
                     f64::NAN
                 })
             };
-            let outcome = list.run(&mut engine, seed, &recipe, &mut cost, true);
+            let outcome = list.run(&mut engine, qseed, &recipe, &mut cost, true);
             match (outcome, failure) {
                 (_, Some(e)) => return Err(e),
                 (Err(Error::NotFinite { .. }), None) => {
@@ -115,6 +124,34 @@ pub fn rerank_list<'py>(
     };
     let ranking: Vec<i64> = ranking.into_iter().map(i64::from).collect();
     Ok((PyArray1::from_vec(py, ranking), before, after))
+}
+
+/// One cost from a Python callable `objective` (the argument `name`) of a `(sessions, n)`
+/// ranking of `items`; signals are checked first, so that Ctrl-C stops a callable written
+/// in C (which never checks) as promptly as one written in Python.
+///
+/// # Errors
+/// The signal handler's or the callable's exception; `TypeError` naming `name` when the
+/// callable returns something other than a number.
+pub(crate) fn call_objective(
+    py: Python<'_>,
+    objective: &Bound<'_, PyAny>,
+    name: &str,
+    items: Vec<i64>,
+    sessions: usize,
+) -> PyResult<f64> {
+    py.check_signals()?;
+    let n = items.len() / sessions;
+    let value = objective.call1((PyArray1::from_vec(py, items).reshape([sessions, n])?,))?;
+    value.extract::<f64>().map_err(|_| {
+        let kind = value
+            .get_type()
+            .name()
+            .map_or_else(|_| "an object".to_owned(), |t| t.to_string());
+        PyTypeError::new_err(format!(
+            "{name}: the objective returned {kind}, expected a number (the ranking's cost)"
+        ))
+    })
 }
 
 /// As in `rerank_query`: a metric without meaning for the list has nothing to optimise.

@@ -1,8 +1,8 @@
 //! `ppg.metrics`: the protocol's EEL, DTR and NDCG of given rankings, computed by the
-//! objectives `ppg_cli::cost::evaluate` uses, and the TREC Fair Ranking measures
-//! (expected exposure, AWRF).
+//! objectives `ppg_cli::cost::evaluate` uses; [`many`] scores every query of a frame; and
+//! the TREC Fair Ranking measures (expected exposure, AWRF).
 
-use numpy::PyReadonlyArray1;
+use numpy::{PyArray1, PyReadonlyArray1};
 use ppg_cli::cost::Tables;
 use ppg_core::objective::{
     Awrf, AwrfCost, AwrfTarget, Browse, Dtr, Eel, ExpectedExposure, Level, Measure, Ndcg,
@@ -172,4 +172,73 @@ pub fn awrf(
         .report(ranking, sessions)
         .ok_or_else(|| PyValueError::new_err("ranking: not sessions x n item ids"))?;
     Ok([r.awrf, r.ndcg, r.product])
+}
+
+/// The metric named `metric` ("eel", "dtr" or "ndcg") of every query of a frame: query `q`
+/// has the items `item_offsets[q]..item_offsets[q + 1]` of `utility` and `group`, and
+/// `sessions[q]` rankings of them (local item ids, checked by the Python layer to be
+/// permutations), laid end to end in `rankings`. `names` are the queries' ids, for
+/// messages. EEL takes `levels` grades, NDCG is NDCG@`k`.
+///
+/// # Errors
+/// `ValueError` naming the query whose utility or groups the metric refuses.
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+pub fn many<'py>(
+    py: Python<'py>,
+    metric: &str,
+    rankings: PyReadonlyArray1<'py, u16>,
+    item_offsets: PyReadonlyArray1<'py, i64>,
+    sessions: PyReadonlyArray1<'py, i64>,
+    utility: PyReadonlyArray1<'py, f64>,
+    group: PyReadonlyArray1<'py, u8>,
+    names: Vec<String>,
+    levels: u32,
+    k: usize,
+    rank_start: &str,
+) -> PyResult<Bound<'py, PyArray1<f64>>> {
+    let (rankings, offsets) = (rankings.as_slice()?, item_offsets.as_slice()?);
+    let (sessions, utility, group) = (sessions.as_slice()?, utility.as_slice()?, group.as_slice()?);
+    let queries = sessions.len();
+    if offsets.len() != queries + 1 || names.len() != queries {
+        return Err(PyValueError::new_err(
+            "one offset after each query, one name per query",
+        ));
+    }
+    let spans: Vec<(usize, usize, usize)> = offsets
+        .windows(2)
+        .zip(sessions)
+        .map(|(w, &s)| (w[0] as usize, w[1] as usize, s as usize))
+        .collect();
+    let longest = spans.iter().map(|&(a, b, _)| b - a).max().unwrap_or(1);
+    let total: usize = spans.iter().map(|&(a, b, s)| (b - a) * s).sum();
+    if total != rankings.len() || offsets.last().copied() != Some(utility.len() as i64) {
+        return Err(PyValueError::new_err("rankings and items do not add up"));
+    }
+    let t = tables(longest, rank_start)?;
+    let mut values = Vec::with_capacity(queries);
+    let mut at = 0;
+    for (q, &(a, b, s)) in spans.iter().enumerate() {
+        let (u, g) = (&utility[a..b], &group[a..b]);
+        let ranking = &rankings[at..at + (b - a) * s];
+        at += ranking.len();
+        let refused = |e| refused(&format!("query {:?}", names[q]), e);
+        values.push(match metric {
+            "eel" => Eel::new(u, g, levels, &t.exposure)
+                .map_err(refused)?
+                .value(ranking, s),
+            "dtr" => Dtr::new(u, g, &t.exposure)
+                .map_err(refused)?
+                .ratio(ranking, s),
+            "ndcg" => Ndcg::new(u, k, &t.discount)
+                .map_err(refused)?
+                .value(ranking, s),
+            other => {
+                return Err(PyValueError::new_err(format!(
+                    "metric: unknown metric {other:?} (expected \"eel\", \"dtr\" or \"ndcg\")"
+                )))
+            }
+        });
+    }
+    Ok(PyArray1::from_vec(py, values))
 }

@@ -37,7 +37,11 @@ fn bad(argument: &str, why: impl std::fmt::Display) -> PyErr {
     PyValueError::new_err(format!("{argument}: {why}"))
 }
 
-fn fairness(name: &str, argument: &str) -> PyResult<Metric> {
+/// The fairness metric named `name`.
+///
+/// # Errors
+/// `ValueError` naming `argument` for a name other than "eel" and "dtr".
+pub fn fairness(name: &str, argument: &str) -> PyResult<Metric> {
     match name {
         "eel" => Ok(Metric::Eel),
         "dtr" => Ok(Metric::Dtr),
@@ -129,11 +133,8 @@ impl Options {
         if self.batch == 0 {
             return Err(bad("batch", "must be at least 1"));
         }
-        if !(self.lr.is_finite() && self.lr >= 0.0) {
-            return Err(bad("lr", "must be finite and non-negative"));
-        }
         let train = TrainConfig {
-            learning_rate: self.lr,
+            learning_rate: learning_rate(self.lr)?,
             epochs: self.epochs,
             batch: self.batch,
             patience: self.patience,
@@ -181,5 +182,17 @@ pub fn gradient(name: &str) -> PyResult<Gradient> {
             "gradient",
             format!("{other:?} is neither \"approximate\" nor \"exact\""),
         )),
+    }
+}
+
+/// `lr` checked as `ppg rerank` checks `--lr`.
+///
+/// # Errors
+/// `ValueError` naming `lr` when it is not finite and non-negative.
+pub fn learning_rate(lr: f32) -> PyResult<f32> {
+    if lr.is_finite() && lr >= 0.0 {
+        Ok(lr)
+    } else {
+        Err(bad("lr", format!("{lr} is not finite and non-negative")))
     }
 }

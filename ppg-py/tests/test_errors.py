@@ -163,7 +163,6 @@ def test_metrics_refuse_bad_input():
         (lambda df: df.assign(group=df.index % 3), dict(metric="dtr"), ValueError, "group"),
         (lambda df: df.assign(group=df.index % 17), {}, ValueError, "group"),
         (lambda df: df.assign(item="same"), {}, ValueError, "item"),
-        (lambda df: pd.concat([df, df.iloc[:1].assign(qid="alone")]), {}, ValueError, "qid"),
         (lambda df: df.assign(label=-df["label"]), dict(metric="dtr"), ValueError, "utility"),
         (lambda df: df, dict(metric="ndgc"), ValueError, "metric"),
         (lambda df: df, dict(seed_by="row"), ValueError, "seed_by"),

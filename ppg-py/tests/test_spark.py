@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import re
+import subprocess
 import sys
 
 import pandas as pd
@@ -10,7 +12,7 @@ import pytest
 
 import ppg
 import ppg.spark
-from conftest import make_queries
+from conftest import REPO, make_queries
 
 pyspark = pytest.importorskip("pyspark", reason="pyspark is in the suite's needs-pip list")
 
@@ -78,3 +80,57 @@ def test_the_readme_spark_example_equals_rerank_frame_by_qid(spark):
     df = pd.read_csv(REPO / "examples/small.tsv", sep="\t")
     expected = ppg.rerank_frame(df, metric="eel", sessions=2, intra=True, seed=0, seed_by="qid")
     pd.testing.assert_frame_equal(_sorted(got), _sorted(expected))
+
+
+def test_arguments_are_checked_on_the_driver_when_called(spark):
+    sdf = spark.createDataFrame(make_queries(5, seed=3))
+    # No action follows: an error only at collection time would not be raised here.
+    for kwargs, argument in [
+        (dict(sessions=0), "sessions"),
+        (dict(lr=float("nan")), "lr"),
+        (dict(levels=-1), "levels"),
+        (dict(metric="ndgc"), "metric"),
+        (dict(threads=0), "threads"),
+        (dict(seed=-1), "seed"),
+        (dict(rank_start="two"), "rank_start"),
+    ]:
+        with pytest.raises((ValueError, TypeError), match=f"^{argument}"):
+            ppg.spark.rerank(sdf, **kwargs)
+
+
+def test_a_null_group_is_a_value_error_naming_the_column(spark):
+    pdf = make_queries(5, seed=3)
+    pdf["team"] = pdf["group"].where(pdf.index != 4, None)
+    sdf = spark.createDataFrame(pdf)
+    with pytest.raises(ValueError, match="^group: column 'team' has a missing value"):
+        ppg.spark.rerank(sdf, group="team")
+
+
+def test_a_query_of_one_item_passes_through(spark):
+    pdf = make_queries(30, seed=9, min_items=1, max_items=4)
+    assert (pdf.groupby("qid").size() == 1).any()
+    got = ppg.spark.rerank(spark.createDataFrame(pdf), sessions=2, seed=4).toPandas()
+    expected = ppg.rerank_frame(pdf, sessions=2, seed=4, seed_by="qid")
+    pd.testing.assert_frame_equal(_sorted(got), _sorted(expected))
+
+
+def test_the_local_recipe_in_the_docs_runs_as_written():
+    text = (REPO / "docs" / "python.md").read_text().split("## Spark on your machine", 1)[1]
+    shell = re.search(r"```sh\n(.*?)```", text, re.S).group(1)
+    code = re.search(r"```python\n(.*?)```", text, re.S).group(1)
+    export = re.search(r"^export (.*)$", shell, re.M).group(1)
+    env = dict(os.environ)
+    for name, value in re.findall(r'(\w+)=("[^"]*"|\S+)', export):
+        env[name] = value.strip('"').replace("$PWD/.venv/bin/python", sys.executable)
+    assert env["PYSPARK_PYTHON"] == sys.executable and env["SPARK_LOCAL_IP"] == "127.0.0.1"
+    check = (
+        "\nimport pandas as pd\n"
+        "same = same.sort_values(['qid', 'session', 'rank'], ignore_index=True)\n"
+        "pd.testing.assert_frame_equal(out, same)\n"
+        "print('EQUAL', len(out))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code + check], cwd=REPO, env=env, capture_output=True, text=True, timeout=600
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "EQUAL 48" in done.stdout, done.stdout

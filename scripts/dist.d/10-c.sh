@@ -68,6 +68,10 @@ cmp -s include/ppg.h "$top/include/ppg.h" || {
     exit 1
 }
 
+# What a distribution ships beside a library: its licences and changelog.
+install -d "$top/share/doc/ppg"
+install -m 644 LICENSE-MIT LICENSE-APACHE CHANGELOG.md "$top/share/doc/ppg/"
+
 mkdir -p "$lib/cmake/ppg"
 cmake -DPPG_VERSION="$PPG_VERSION" -DPPG_SONAME="$soname" -DOUT="$lib/cmake/ppg" \
     -P packaging/cmake/package.cmake

@@ -1,11 +1,17 @@
 #!/usr/bin/env bash
 # The release artifacts as an outside project uses them. scripts/dist builds dist/; each
 # consumer project of consumers/ is copied to a temporary folder outside the checkout and
-# built against the unpacked tarballs alone; each re-ranks one query and must print the
+# built against the unpacked tarballs alone (C, firmware) or the language's package (the
+# wheel, the crate, the Go module, the jar); each re-ranks its queries and must print the
 # rankings `ppg rerank` prints for the same rows and seed. Then scripts/install (a fresh
 # prefix with another library folder, over an earlier version, a failed install) and the
 # ABI of libppg.so against the last release's (abi/, see scripts/abi-baseline).
 # needs-apt: build-essential pkg-config cmake qemu-system-arm gcc-arm-none-eabi abigail-tools
+# needs-apt: python3-venv golang-go default-jdk-headless libjna-java maven
+# needs-apt: libmaven-compiler-plugin-java libmaven-resources-plugin-java
+# needs-apt: libmaven-install-plugin-java libexec-maven-plugin-java junit5
+#   (Maven builds offline from Debian's /usr/share/maven-repo: the plugins it runs, and
+#   junit5 for the junit-bom that the compiler plugin's POM imports)
 # needs-rustup-target: thumbv7em-none-eabihf
 # needs-cargo: cargo-c@0.10.24
 # skip-var: PPG_SKIP_CONSUMERS
@@ -32,7 +38,7 @@ case $(realpath "$work")/ in
 "$(realpath "$root")"/*) fail "the scratch folder $work is inside the checkout"; exit 1 ;;
 esac
 
-bash scripts/dist c firmware
+bash scripts/dist
 cargo build --release --locked -p ppg-cli --quiet
 cli=$root/target/release/ppg
 
@@ -185,7 +191,145 @@ check_abi() {
     fi
 }
 
-checks=(consumer_c_pkgconfig consumer_firmware check_install check_abi)
+# The rows the language packages re-rank: several queries (one of a single item, one of
+# a single group, tied scores, labels as utility), with the seed and sessions of
+# same_as_cli. Each consumer writes `ppg rerank`'s output format; io_blocks turns rows
+# and output into the blocks same_as_cli reads.
+queries=$root/consumers/common/queries.tsv
+io_blocks() {
+    sed 's/^/input\t/' "$1"
+    sed 's/^/output\t/' "$2"
+}
+
+# Python: the wheel into a fresh venv with no Rust on PATH (pip fetches numpy and pandas),
+# then rerank_frame. pip refuses it for another Python or platform by its tags.
+consumer_python() {
+    local dir=$1 wheel venv=$1/venv
+    wheel=$(echo "$root/dist/ppg-$version-cp39-abi3-manylinux"*_x86_64.whl)
+    [[ -f $wheel ]] || fail "no wheel ppg-$version-cp39-abi3-manylinux*_x86_64.whl in dist/"
+    python3 -m venv "$venv"
+    local t0=$SECONDS
+    env PATH="$venv/bin:/usr/bin:/bin" "$venv/bin/pip" install --quiet --disable-pip-version-check "$wheel"
+    echo "pip install $(basename "$wheel") (numpy, pandas from the index): $((SECONDS - t0)) s"
+    # rerank_frame refuses a query of one item, which ppg rerank passes through: the
+    # Python package gets the other queries.
+    awk -F'\t' 'NR == FNR { if (FNR > 1) n[$1]++; next } FNR == 1 || n[$1] > 1' \
+        "$queries" "$queries" >"$dir/rows.tsv"
+    "$venv/bin/python" "$root/consumers/python/rerank.py" "$dir/rows.tsv" 7 2 "$dir/ranked.tsv"
+    mkdir -p "$dir/check"
+    io_blocks "$dir/rows.tsv" "$dir/ranked.tsv" >"$dir/check/out"
+    same_as_cli "Python, $(basename "$wheel")" "$dir/check/out"
+    local message
+    for tags in "--python-version 3.8" "--platform macosx_11_0_arm64"; do
+        # shellcheck disable=SC2086 # two words each
+        if message=$("$venv/bin/pip" install --dry-run --quiet --no-deps --only-binary=:all: \
+            $tags --target "$dir/never" "$wheel" 2>&1); then
+            fail "pip accepts the wheel for $tags"
+        fi
+        grep -q 'is not a supported wheel on this platform' <<<"$message" ||
+            fail "pip's refusal for $tags: $message"
+    done
+    echo "pip refuses it for Python 3.8 and for macOS: \"${message##*ERROR: }\""
+}
+
+# Rust: ppg-core from its .crate (what crates.io would serve), for the host and, the
+# library alone, for the Cortex-M4F.
+consumer_rust() {
+    local dir=$1
+    mkdir -p "$dir"
+    cp -r consumers/rust/. "$dir/"
+    tar -C "$dir" -xzf "dist/ppg-core-$version.crate"
+    mv "$dir/ppg-core-$version" "$dir/ppg-core"
+    (
+        cd "$dir"
+        export CARGO_TARGET_DIR=$dir/target
+        nice -n 10 cargo build --release --quiet
+        nice -n 10 cargo build --release --quiet --lib --target thumbv7em-none-eabihf
+    )
+    "$dir/target/release/ppg-consumer" "$queries" 7 2 >"$dir/ranked.tsv"
+    mkdir -p "$dir/check"
+    io_blocks "$queries" "$dir/ranked.tsv" >"$dir/check/out"
+    same_as_cli "Rust, ppg-core-$version.crate" "$dir/check/out"
+    echo "Rust: the consumer's library builds for thumbv7em-none-eabihf"
+}
+
+# Go: the module from its tarball by `replace`, libppg from the installed release by
+# pkg-config; vet, the module's own tests and the consumer's, then the same vendored;
+# without PKG_CONFIG_PATH the build fails in pkg-config, naming ppg.
+consumer_go() {
+    local dir=$1 prefix=$1/prefix module=$1/ppg-go-$version
+    mkdir -p "$dir"
+    scripts/install --from "dist/ppg-$version-x86_64-unknown-linux-gnu.tar.gz" --prefix "$prefix" >/dev/null
+    tar -C "$dir" -xzf "dist/ppg-go-$version.tar.gz"
+    cp -r consumers/go "$dir/consumer"
+    (
+        cd "$dir/consumer"
+        # Offline, this toolchain, and a build cache of its own (go does not notice that
+        # the library behind pkg-config changed).
+        export GOPROXY=off GOTOOLCHAIN=local GOFLAGS=-mod=mod GOCACHE=$dir/cache GOPATH=$dir/gopath
+        export PKG_CONFIG_PATH=$prefix/lib/pkgconfig LD_LIBRARY_PATH=$prefix/lib
+        go mod edit -require="github.com/ppg-search/ppg/go@v$version" \
+            -replace="github.com/ppg-search/ppg/go=$module"
+        go vet ./... github.com/ppg-search/ppg/go
+        go test -count=1 ./... github.com/ppg-search/ppg/go
+        go build -o ppg-consumer .
+        ./ppg-consumer "$queries" 7 2 >"$dir/ranked.tsv"
+        go mod vendor
+        GOFLAGS=-mod=vendor go vet ./...
+        GOFLAGS=-mod=vendor go test -count=1 ./...
+        GOFLAGS=-mod=vendor go build -o ppg-consumer-vendored .
+        ./ppg-consumer-vendored "$queries" 7 2 >"$dir/ranked-vendored.tsv"
+    )
+    cmp -s "$dir/ranked.tsv" "$dir/ranked-vendored.tsv" || fail "Go: the vendored build ranks otherwise"
+    mkdir -p "$dir/check"
+    io_blocks "$queries" "$dir/ranked.tsv" >"$dir/check/out"
+    same_as_cli "Go, ppg-go-$version.tar.gz (and vendored)" "$dir/check/out"
+
+    local message
+    if message=$(cd "$dir/consumer" && env -u PKG_CONFIG_PATH GOPROXY=off GOTOOLCHAIN=local \
+        GOFLAGS=-mod=vendor GOCACHE="$dir/cache-bare" GOPATH="$dir/gopath" go build -o "$dir/unbuilt" . 2>&1); then
+        fail "Go: built with no libppg installed"
+    fi
+    grep -q "Package ppg was not found in the pkg-config search path" <<<"$message" ||
+        fail "Go: without libppg the build failed otherwise: $message"
+    ! grep -q 'target/release' <<<"$message" || fail "Go: the failure names a checkout path: $message"
+    echo "Go without libppg: \"$(grep -m1 'Package ppg' <<<"$message")\""
+}
+
+# Java: the jar and POM into a scratch Maven repository by install:install-file, the
+# project built offline (Debian's Maven and JNA) and run with no jna.library.path; the
+# same jar with its library for another platform fails naming the platform looked for.
+consumer_maven() {
+    local dir=$1 repo=$1/m2
+    mkdir -p "$dir"
+    cp -r consumers/maven "$dir/project"
+    (
+        cd "$dir/project"
+        mvn --quiet -Dmaven.repo.local="$repo" install:install-file \
+            -Dfile="$root/dist/ppg-$version.jar" -DpomFile="$root/dist/ppg-$version.pom"
+        env -u JAVA_TOOL_OPTIONS mvn --quiet -Dmaven.repo.local="$repo" -Dppg.version="$version" \
+            compile exec:exec -Drerank.file="$queries" -Drerank.seed=7 -Drerank.sessions=2 \
+            -Drerank.out="$dir/ranked.tsv"
+    )
+    mkdir -p "$dir/check"
+    io_blocks "$queries" "$dir/ranked.tsv" >"$dir/check/out"
+    same_as_cli "Java, ppg-$version.jar (Maven offline, no jna.library.path)" "$dir/check/out"
+
+    mkdir -p "$dir/other"
+    (cd "$dir/other" && jar --extract --file "$root/dist/ppg-$version.jar" && mv linux-x86-64 linux-aarch64 &&
+        jar --create --file ../other.jar --manifest META-INF/MANIFEST.MF ppg linux-aarch64)
+    local message
+    if message=$(java -cp "$dir/other.jar:/usr/share/java/jna.jar:$dir/project/target/classes" \
+        consumer.Rerank "$queries" 7 2 "$dir/never.tsv" 2>&1); then
+        fail "Java: a jar without linux-x86-64/libppg.so loaded"
+    fi
+    grep -q 'libppg for platform linux-x86-64 not found' <<<"$message" ||
+        fail "Java: the jar for another platform failed otherwise: $message"
+    echo "Java, jar for another platform: \"$(grep -m1 -o 'libppg for platform [^:]*not found' <<<"$message")\""
+}
+
+checks=(consumer_c_pkgconfig consumer_firmware consumer_python consumer_rust consumer_go
+    consumer_maven check_install check_abi)
 for check in "${checks[@]}"; do
     say "$check"
     t0=$SECONDS

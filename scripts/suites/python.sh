@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
-# The Python package (ppg-py): builds the extension into the test venv, then runs pytest
-# (API, errors, equality with `ppg rerank`, doctests, the README's Python and Spark examples, the Spark job).
-# needs-pip: maturin numpy pandas~=2.3 pyarrow pyspark pytest
+# The Python package (ppg-py): installs the release wheel (scripts/dist's, the one users
+# get) into the test venv, then runs pytest (API, errors, equality with `ppg rerank`,
+# doctests, the README's Python and Spark examples, the Spark job, whose workers run the
+# same venv), docs/python.md's local Spark recipe, and hostile inputs each in a subprocess
+# of its own (test_hostile.py, about 20 s).
+# needs-pip: numpy pandas~=2.3 pyarrow pyspark pytest polars
 # needs-apt: default-jdk-headless
 # skip-var: PPG_SKIP_PYTHON
 #
 # Run from the repository root with bash. PPG_VENV names a venv holding the packages
 # above (the test command makes it and puts its bin/ first on PATH); by hand:
-#   python3 -m venv target/venv && target/venv/bin/pip install maturin numpy "pandas~=2.3" pyarrow pyspark pytest
+#   python3 -m venv target/venv && target/venv/bin/pip install numpy "pandas~=2.3" pyarrow pyspark pytest polars
 #   PPG_VENV=$PWD/target/venv bash scripts/suites/python.sh
 # pandas is held below 3 because pyspark warns about pandas 3.
 set -euo pipefail
@@ -23,10 +26,18 @@ export PATH="$PPG_VENV/bin:$PATH"
 export PYSPARK_PYTHON="$PPG_VENV/bin/python"
 export PYSPARK_DRIVER_PYTHON="$PPG_VENV/bin/python"
 
-# The CLI the equality tests compare with, and the extension, both from this checkout.
+# The CLI the equality tests compare with, and the wheel, both from this checkout. The
+# wheel part is incremental: after scripts/dist (the consumers suite runs it first) it
+# only zips the wheel again (3 s), and it never tests a wheel older than the sources.
 cargo build --release -p ppg-cli --quiet
 export PPG_BIN="$PWD/target/release/ppg"
-maturin develop --release --quiet -m ppg-py/Cargo.toml
+scripts/dist wheel >/dev/null
+version=$(sed -n '/^\[workspace.package\]/,/^\[/s/^version = "\(.*\)"/\1/p' Cargo.toml)
+python -m pip install --quiet --disable-pip-version-check --force-reinstall --no-deps \
+    dist/ppg-"$version"-cp39-abi3-manylinux*_x86_64.whl
 
-# pytest exits 5 when it collects no test: with `set -e` that fails the suite too.
-python -m pytest -q -p no:cacheprovider --doctest-modules ppg-py/python/ppg ppg-py/tests
+# The doctests run on the installed copy, as the tests do: ppg-py/python holds no
+# extension module. pytest exits 5 when it collects no test: with `set -e` that fails
+# the suite too.
+installed=$(python -c 'import os, ppg; print(os.path.dirname(ppg.__file__))')
+python -m pytest -q -p no:cacheprovider --doctest-modules "$installed" ppg-py/tests

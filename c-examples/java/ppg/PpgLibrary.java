@@ -4,19 +4,55 @@ import com.sun.jna.Callback;
 import com.sun.jna.IntegerType;
 import com.sun.jna.Library;
 import com.sun.jna.Native;
+import com.sun.jna.Platform;
 import com.sun.jna.Pointer;
 import com.sun.jna.Structure;
 import com.sun.jna.ptr.ByReference;
 import com.sun.jna.ptr.PointerByReference;
+import java.io.File;
+import java.io.IOException;
 
 /**
  * The C API of include/ppg.h, mapped one to one with JNA (the header is the manual). Every
  * function returns a ppg_status as an {@code int}; {@link Ppg} turns them into exceptions.
  *
- * <p>Loaded from {@code libppg.so}: run with {@code -Djna.library.path=<dir of libppg.so>}.
+ * <p>Which {@code libppg.so} is loaded: the one in {@code jna.library.path} when that is set;
+ * else the one the jar carries for this platform (JNA's resource path, {@code
+ * linux-x86-64/libppg.so} in the released jar), which is the version of these classes;
+ * else the system's ({@code LD_LIBRARY_PATH}, the loader's folders). When none is found
+ * the error names the platform looked for.
  */
 public interface PpgLibrary extends Library {
-  PpgLibrary INSTANCE = Native.load("ppg", PpgLibrary.class);
+  PpgLibrary INSTANCE = load();
+
+  private static PpgLibrary load() {
+    if (System.getProperty("jna.library.path") != null) {
+      return Native.load("ppg", PpgLibrary.class);
+    }
+    // JNA's own order would try the system's folders before the jar: an older libppg
+    // installed there would win over the one built with these classes.
+    File bundled;
+    try {
+      bundled = Native.extractFromResourcePath("ppg", PpgLibrary.class.getClassLoader());
+    } catch (IOException noResource) {
+      try {
+        return Native.load("ppg", PpgLibrary.class);
+      } catch (UnsatisfiedLinkError noSystemLibrary) {
+        UnsatisfiedLinkError e =
+            new UnsatisfiedLinkError(
+                "libppg for platform "
+                    + Platform.RESOURCE_PREFIX
+                    + " not found: the class path holds no "
+                    + Platform.RESOURCE_PREFIX
+                    + "/libppg.so (the released jar carries linux-x86-64 only), and the"
+                    + " system has no libppg.so; build libppg for this platform and run with"
+                    + " -Djna.library.path=<its folder>");
+        e.addSuppressed(noSystemLibrary);
+        throw e;
+      }
+    }
+    return Native.load(bundled.getAbsolutePath(), PpgLibrary.class);
+  }
 
   // ppg_status
   int PPG_STATUS_OK = 0;

@@ -1,22 +1,59 @@
-"""Argument checks shared by the public functions: every error names the argument."""
+"""Argument checks shared by the public functions: every error names the argument.
+
+The input rules that ``ppg rerank`` applies to its rows (ids, utilities, group counts) are
+not restated here: they are called from the command line's crate through the extension
+(``_ppg.id_refusal``, ``_ppg.utility_refusal``, ``_ppg.group_limit``), so that both front
+ends refuse the same rows.
+"""
 
 from __future__ import annotations
 
-from typing import Any, Callable, Optional, Union
+from typing import Any, Callable, Optional, Sequence, Union
 
 import numpy as np
 
-from ppg._ppg import MAX_GROUPS, MAX_ITEMS
+from ppg import _ppg
+from ppg._ppg import MAX_ITEMS
 
-#: Metric names, and how many groups each fairness metric tells apart.
-GROUP_LIMITS = {"dtr": 2, "eel": MAX_GROUPS}
 METRICS = ("eel", "dtr", "ndcg-mix")
+
+#: The largest value of an argument the extension holds in 32 bits (levels, epochs, ...).
+U32 = 2**32 - 1
+#: The largest count worth passing on (sessions, batch, ...): far beyond any engine.
+COUNT = 2**63 - 1
 
 Metric = Union[str, Callable[[np.ndarray], float]]
 
 
-def numbers(values: Any, name: str, length: Optional[int] = None) -> np.ndarray:
-    """``values`` as a contiguous 1-D float64 array of finite numbers."""
+def where(position: int, labels: Optional[Sequence[Any]]) -> str:
+    """Where a value is: ``index 3`` for an array, ``index label 'r7'`` for a frame's row."""
+    if labels is None:
+        return f"index {position}"
+    return f"index label {labels[position]!r}"
+
+
+def integer(value: Any, name: str, low: int = 0, high: int = COUNT) -> int:
+    """``value`` as a Python int in ``low..=high``: ``TypeError`` for a non-integer and
+    ``ValueError`` for one out of range, both naming the argument."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"{name}: expected an integer, got {value!r}")
+    if not low <= int(value) <= high:
+        bound = f"at least {low}" if int(value) < low else f"at most {high:,}"
+        raise ValueError(f"{name}: {value} is out of range (must be {bound})")
+    return int(value)
+
+
+def real(value: Any, name: str) -> float:
+    """``value`` as a float: ``TypeError`` naming the argument for anything but a number
+    (its range is the extension's to check, with the same name)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise TypeError(f"{name}: expected a number, got {value!r}")
+    return float(value)
+
+
+def numbers(values: Any, name: str, length: Optional[int] = None, labels: Optional[Sequence[Any]] = None) -> np.ndarray:
+    """``values`` as a contiguous 1-D float64 array of finite numbers; ``labels`` (a
+    frame's index) say where a bad value is."""
     a = np.asarray(values)
     if a.dtype.kind not in "fiub":
         raise TypeError(f"{name}: expected numbers, got an array of dtype {a.dtype}")
@@ -26,8 +63,8 @@ def numbers(values: Any, name: str, length: Optional[int] = None) -> np.ndarray:
         raise ValueError(f"{name}: {len(a)} values where the list has {length} items")
     a = np.ascontiguousarray(a, dtype=np.float64)
     if not np.isfinite(a).all():
-        bad = np.flatnonzero(~np.isfinite(a))
-        raise ValueError(f"{name}: value {a[bad[0]]} at index {bad[0]} is not a finite number")
+        bad = int(np.flatnonzero(~np.isfinite(a))[0])
+        raise ValueError(f"{name}: value {a[bad]} at {where(bad, labels)} is not a finite number")
     return a
 
 
@@ -63,41 +100,33 @@ def fairness_of(metric: str, mix_fairness: str) -> str:
             "or a callable)"
         )
     fairness = mix_fairness if metric == "ndcg-mix" else metric
-    if fairness not in GROUP_LIMITS:
-        raise ValueError(f"mix_fairness: unknown metric {fairness!r} (expected eel or dtr)")
+    group_limit(fairness, "mix_fairness" if metric == "ndcg-mix" else "metric")
     return fairness
 
 
-def group_limit(fairness: str) -> "tuple[int, str]":
-    """How many groups ``fairness`` takes, and why."""
-    if fairness == "dtr":
-        return 2, "DTR compares two groups"
-    return MAX_GROUPS, f"EEL takes at most {MAX_GROUPS} groups"
+def group_limit(fairness: str, argument: str = "metric") -> "tuple[int, str]":
+    """How many groups ``fairness`` takes, and why (``ppg rerank``'s rule)."""
+    return _ppg.group_limit(fairness, argument)
 
 
-def non_negative(utility: np.ndarray, name: str, metric: str, fairness: str) -> None:
-    """DTR and NDCG need utilities >= 0, as ``ppg rerank`` requires."""
-    if fairness == "dtr" or metric == "ndcg-mix":
-        bad = np.flatnonzero(utility < 0)
-        if len(bad):
-            raise ValueError(
-                f"{name}: value {utility[bad[0]]} at index {bad[0]} is negative: DTR and "
-                "NDCG need non-negative utilities"
-            )
+def utility(values: np.ndarray, name: str, fairness: str, ndcg: bool, labels: Optional[Sequence[Any]] = None) -> None:
+    """``ppg rerank``'s rule for a utility: non-negative for every metric, and below 1024
+    when the cost has an NDCG term."""
+    refused = _ppg.utility_refusal(fairness, ndcg, values)
+    if refused is not None:
+        at, why = refused
+        raise ValueError(f"{name}: value {values[at]} at {where(at, labels)} {why}")
 
 
 def options(**kw: Any) -> "dict[str, Any]":
     """The options dict the extension reads, with the scalar types it expects."""
-    for key in ("sessions", "batch", "epochs", "patience", "ndcg_k", "levels"):
-        value = kw[key]
-        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0:
-            raise ValueError(f"{key}: expected a non-negative integer, got {value!r}")
-    if kw["sessions"] < 1:
-        raise ValueError("sessions: must be at least 1")
+    for key in ("sessions", "batch", "ndcg_k"):
+        kw[key] = integer(kw[key], key, 1)
+    for key in ("epochs", "patience"):
+        kw[key] = integer(kw[key], key, 0, U32)
+    kw["levels"] = integer(kw["levels"], "levels", 1, U32)
     for key in ("lr", "mix_weight", "initial_weight"):
-        if isinstance(kw[key], bool) or not isinstance(kw[key], (int, float, np.integer, np.floating)):
-            raise TypeError(f"{key}: expected a number, got {kw[key]!r}")
-        kw[key] = float(kw[key])
+        kw[key] = real(kw[key], key)
     for key in ("intra", "baseline", "grow", "hold"):
         kw[key] = bool(kw[key])
     for key in ("sampler", "gradient", "mix_fairness", "rank_start"):

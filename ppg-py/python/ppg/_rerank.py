@@ -60,6 +60,13 @@ def rerank(
     int64 array of item indices and returns a float cost, lower being better. An exception
     it raises reaches the caller; a NaN cost raises ``ValueError``.
 
+    A list of one item is returned as it is, as ``ppg rerank`` passes such a query through
+    (costs 0). Utilities follow ``ppg rerank``'s rule for its label: non-negative, and below
+    1024 with ``ndcg-mix``. A long call stops on Ctrl-C (``KeyboardInterrupt``) within
+    a fraction of a second; an engine larger than the memory budget (a quarter of the
+    memory the process can have, as ``ppg rerank`` allows) raises ``MemoryError`` naming
+    the argument that made it too large.
+
     ``forbid`` lists pairs ``(a, b)`` of items that never swap; ``intra`` keeps the
     starting order within each group. The other keywords are the training recipe
     (defaults: the paper's; the input ranking is scored first, so the result is never
@@ -91,7 +98,7 @@ def rerank(
         if groups is None:
             raise ValueError(f"groups: metric {metric!r} needs a group per item")
         g = _checks.group_ids(groups, "groups", n, limit, why)
-        _checks.non_negative(u, "utility", metric, fairness)
+        _checks.utility(u, "utility", fairness, metric == "ndcg-mix")
     elif groups is None:
         if intra:
             raise ValueError("groups: intra=True keeps the order within groups: give groups")
@@ -103,16 +110,16 @@ def rerank(
     opts = _checks.options(
         metric=metric if named else "callable",
         mix_fairness=mix_fairness,
-        mix_weight=float(mix_weight),
+        mix_weight=mix_weight,
         ndcg_k=ndcg_k,
         levels=levels,
         rank_start=rank_start,
         sessions=sessions,
         intra=bool(intra),
-        initial_weight=float(initial_weight),
+        initial_weight=initial_weight,
         epochs=epochs,
         batch=batch,
-        lr=float(lr),
+        lr=lr,
         patience=patience,
         sampler=sampler,
         gradient=gradient,
@@ -123,7 +130,7 @@ def rerank(
     ranking, before, after = rerank_list(
         s, u, g, opts, None if named else metric, f, _checks.seed_value(seed)
     )
-    return Reranked(ranking.reshape(sessions, n), after, before)
+    return Reranked(ranking.reshape(opts["sessions"], n), after, before)
 
 
 def _forbid_pairs(forbid: Any, n: int) -> np.ndarray:

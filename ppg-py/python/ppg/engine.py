@@ -14,6 +14,8 @@ class Engine:
     batches of ``batch`` samples. Item ids are positions in the starting ranking.
 
     A call that fails raises and changes nothing. Not thread-safe: one thread at a time.
+    An engine larger than the memory budget (a quarter of the memory the process can have,
+    as ``ppg rerank`` allows) raises ``MemoryError`` naming the argument that made it so.
 
     >>> import numpy as np, ppg
     >>> engine = ppg.Engine(items=6, sessions=2, batch=8, seed=3)
@@ -30,9 +32,9 @@ class Engine:
     """
 
     def __init__(self, items: int, sessions: int = 1, batch: int = 16, seed: int = 0) -> None:
-        for name, value in (("items", items), ("sessions", sessions), ("batch", batch)):
-            if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
-                raise ValueError(f"{name}: expected a positive integer, got {value!r}")
+        items = _checks.integer(items, "items", 1)
+        sessions = _checks.integer(sessions, "sessions", 1)
+        batch = _checks.integer(batch, "batch", 1)
         self._engine = _ppg.Engine(items, sessions, batch, _checks.seed_value(seed))
         self._shape: Tuple[int, int] = (0, 0)
 
@@ -55,6 +57,9 @@ class Engine:
         within each group; ``hold_order`` (likewise) keeps it for a first run of each
         :meth:`train`, then frees it for a second run from the best ranking found;
         ``forbid`` lists pairs ``(a, b)`` that never swap."""
+        items = _checks.integer(items, "items", 1)
+        sessions = _checks.integer(sessions, "sessions", 1)
+        initial_weight = _checks.real(initial_weight, "initial_weight")
         keep = _group_ids(keep_order, "keep_order")
         hold = _group_ids(hold_order, "hold_order")
         pairs = None
@@ -63,13 +68,14 @@ class Engine:
             if pairs.size and (pairs.dtype.kind not in "iu" or pairs.ndim != 2 or pairs.shape[1] != 2):
                 raise ValueError("forbid: expected integer pairs, shape (k, 2)")
             pairs = np.ascontiguousarray(pairs, dtype=np.int64).ravel()
-        self._engine.start(items, sessions, float(initial_weight), keep, hold, pairs)
+        self._engine.start(items, sessions, initial_weight, keep, hold, pairs)
         self._shape = (sessions, items)
 
     def sample_batch(self, count: int, sampler: str = "uncorrected") -> Tuple[np.ndarray, np.ndarray]:
         """Draws ``count`` rankings: a ``(count, sessions, items)`` array and each one's
         log-probability (within 1e-6 per item and session of :meth:`log_prob` for the
         uncorrected sampler, which draws in single precision). They wait for :meth:`update`."""
+        count = _checks.integer(count, "count", 1)
         ids, log_probs = self._engine.sample_batch(count, sampler)
         return ids.reshape(count, *self._shape), log_probs
 
@@ -79,7 +85,7 @@ class Engine:
         """One REINFORCE step with one cost per ranking of the pending batch (lower is
         better); returns whether a new best ranking was found."""
         c = _checks.numbers(costs, "costs")
-        return self._engine.update(c, float(lr), gradient, bool(baseline))
+        return self._engine.update(c, _checks.real(lr, "lr"), gradient, bool(baseline))
 
     def best(self) -> Optional[Tuple[np.ndarray, float]]:
         """The lowest-cost ranking seen, ``(sessions, items)``, and its cost; ``None``
@@ -115,12 +121,22 @@ class Engine:
         returns the epochs run and the best cost. ``grow`` trains more than one session
         grown from one (as :func:`ppg.rerank` does by default): the best is then never worse
         than without it. If ``objective`` raises or returns NaN,
-        the exception (``ValueError`` for NaN) reaches the caller and the engine, random
-        generator included, is as before the call."""
+        the exception (``ValueError`` for NaN, ``TypeError`` naming ``objective`` for a
+        return value that is not a number) reaches the caller and the engine, random
+        generator included, is as before the call; so it is after Ctrl-C, which is checked
+        before every call of ``objective``."""
         if not callable(objective):
             raise TypeError("objective: expected a callable")
         return self._engine.train(
-            objective, epochs, batch, float(lr), patience, sampler, gradient, bool(baseline), bool(grow)
+            objective,
+            _checks.integer(epochs, "epochs", 0, _checks.U32),
+            _checks.integer(batch, "batch", 1),
+            _checks.real(lr, "lr"),
+            _checks.integer(patience, "patience", 0, _checks.U32),
+            sampler,
+            gradient,
+            bool(baseline),
+            bool(grow),
         )
 
 

@@ -9,9 +9,13 @@ import numpy as np
 import pandas as pd
 
 from ppg import _checks
+from ppg import _ppg
 from ppg._ppg import rerank_many
 
 SEED_BY = ("index", "qid")
+
+#: The output's own columns.
+OUTPUT = ("qid", "session", "rank", "item")
 
 #: The training and metric keywords, passed through to the extension as one dict.
 RECIPE = (
@@ -22,7 +26,7 @@ RECIPE = (
 
 
 def rerank_frame(
-    df: pd.DataFrame,
+    df: Any,
     *,
     qid: str = "qid",
     item: str = "item",
@@ -32,6 +36,8 @@ def rerank_frame(
     metric: str = "eel",
     seed_by: str = "index",
     threads: Optional[int] = None,
+    keep: Sequence[str] = (),
+    costs: bool = False,
     sessions: int = 1,
     intra: bool = False,
     seed: int = 0,
@@ -50,19 +56,35 @@ def rerank_frame(
     ndcg_k: int = 10,
     initial_weight: float = 0.5,
     rank_start: str = "one",
-) -> pd.DataFrame:
+) -> Any:
     """Re-ranks every query of ``df`` and returns the rankings as rows
     ``qid, session, rank, item`` (sessions and ranks from 1), queries in order of first
     appearance.
 
-    The columns are those of ``ppg rerank``'s input, named by the keywords: a query's rows
-    need not be contiguous, its starting ranking is its rows by ``score`` descending (ties:
-    the later row first), ``group`` holds any hashable group names, and the utility the
-    metric uses is ``utility`` if given, else ``"label"`` when ``df`` has it, else
-    ``score``. The recipe keywords are :func:`ppg.rerank`'s.
+    ``df`` is a pandas DataFrame, or a polars one (converted through Arrow, which needs
+    pyarrow; the output is then a polars DataFrame too). The columns are those of
+    ``ppg rerank``'s input, named by the keywords: a query's rows need not be contiguous,
+    its starting ranking is its rows by ``score`` descending (ties: the later row first),
+    ``group`` holds any hashable group names, and the utility the metric uses is
+    ``utility`` if given, else ``"label"`` when ``df`` has it, else ``score``. The recipe
+    keywords are :func:`ppg.rerank`'s.
+
+    The rows follow ``ppg rerank``'s rules (the same code checks them): ids neither
+    missing, empty nor holding a NUL byte, utilities non-negative (below 1024 with
+    ``ndcg-mix``), an item once per query, at most as many groups as the metric takes; a
+    query of one row is passed through. A bad row's error gives its index label.
+
+    ``keep`` names input columns to carry onto each output row (such as ``score``,
+    ``group``, ``label``), so that the output can be scored by :func:`ppg.metrics.frame`
+    without a merge. With ``costs=True`` the call returns ``(rankings, costs)``, where
+    ``costs`` has one row per query, indexed by qid: ``before`` (the input ranking's
+    cost) and ``after`` (the result's), the cost optimised (EEL with ``levels`` grades,
+    DTR - 1, or the NDCG mix; 0 for a query of one row).
 
     Queries run in parallel on ``threads`` threads (default: one per core) with the GIL
-    released; the output does not depend on the thread count.
+    released; a count above the machine's cores is capped to them (the work is all
+    computation: more threads only take turns). The output does not depend on the thread
+    count. Ctrl-C stops the call within a fraction of a second (``KeyboardInterrupt``).
 
     ``seed_by`` says what fixes a query's seed:
 
@@ -82,10 +104,14 @@ def rerank_frame(
     >>> out = ppg.rerank_frame(df, metric="eel", sessions=2, seed=7)
     >>> list(out.columns), len(out)
     (['qid', 'session', 'rank', 'item'], 14)
+    >>> out, costs = ppg.rerank_frame(df, keep=["group"], costs=True, seed=7)
+    >>> list(out.columns), list(costs.columns), costs.index.tolist()
+    (['qid', 'session', 'rank', 'item', 'group'], ['before', 'after'], [1, 2])
     """
     arguments = locals()
-    return _rerank_rows(
-        df,
+    frame, polars = _pandas(df)
+    out, query_costs = _rerank_rows(
+        frame,
         qid=qid,
         item=item,
         score=score,
@@ -97,7 +123,27 @@ def rerank_frame(
         seed=seed,
         groups_known=None,
         options={k: arguments[k] for k in RECIPE},
+        keep=keep,
     )
+    if polars:
+        import polars as pl
+
+        out = pl.from_pandas(out)
+        query_costs = pl.from_pandas(query_costs.reset_index())
+    return (out, query_costs) if costs else out
+
+
+def _pandas(df: Any) -> "tuple[pd.DataFrame, bool]":
+    """``df`` as a pandas DataFrame, and whether it came from polars."""
+    if isinstance(df, pd.DataFrame):
+        return df, False
+    kind = type(df)
+    if kind.__module__.split(".")[0] == "polars" and kind.__name__ == "DataFrame":
+        try:
+            return df.to_pandas(), True
+        except ImportError as e:  # polars converts through pyarrow
+            raise ImportError(f"df: a polars DataFrame is converted through Arrow, which needs pyarrow ({e})") from e
+    raise TypeError(f"df: expected a pandas or polars DataFrame, got {kind.__module__}.{kind.__name__}")
 
 
 def recipe(**given: Any) -> "dict[str, Any]":
@@ -115,6 +161,28 @@ def _column(df: pd.DataFrame, name: Optional[str], argument: str) -> pd.Series:
     return df[name]
 
 
+def _present(values: pd.Series, argument: str, labels: pd.Index) -> None:
+    """No missing value in the column of ``argument``."""
+    missing = values.isna().to_numpy()
+    if missing.any():
+        at = int(np.flatnonzero(missing)[0])
+        raise ValueError(
+            f"{argument}: column {values.name!r} has a missing value at {_checks.where(at, labels)}"
+        )
+
+
+def _ids(values: pd.Series, argument: str, labels: pd.Index) -> None:
+    """``values`` (a qid or item column) present, and text ids as ``ppg rerank`` takes
+    them (the rule is the command line's own: ``_ppg.id_refusal``)."""
+    _present(values, argument, labels)
+    if pd.api.types.is_numeric_dtype(values):
+        return
+    refused = _ppg.id_refusal(argument, values.astype(str).tolist())
+    if refused is not None:
+        at, why = refused
+        raise ValueError(f"{argument}: {why} (column {values.name!r}) at {_checks.where(at, labels)}")
+
+
 def _rerank_rows(
     df: pd.DataFrame,
     *,
@@ -129,9 +197,11 @@ def _rerank_rows(
     seed: int,
     groups_known: Optional[Sequence[Any]],
     options: "dict[str, Any]",
-) -> pd.DataFrame:
-    """:func:`rerank_frame`; ``groups_known`` lists every group name of the whole data
-    set, in id order, when ``df`` is only part of it (a Spark task's share)."""
+    keep: Sequence[str] = (),
+) -> "tuple[pd.DataFrame, pd.DataFrame]":
+    """:func:`rerank_frame` (the rankings and the per-query costs); ``groups_known``
+    lists every group name of the whole data set, in id order, when ``df`` is only part of
+    it (a Spark task's share)."""
     if not isinstance(df, pd.DataFrame):
         raise TypeError(f"df: expected a pandas DataFrame, got {type(df).__name__}")
     if seed_by not in SEED_BY:
@@ -140,20 +210,22 @@ def _rerank_rows(
         raise TypeError("metric: rerank_frame takes a metric name (a callable needs ppg.rerank)")
     fairness = _checks.fairness_of(metric, options["mix_fairness"])
     limit, why = _checks.group_limit(fairness)
-    if threads is not None and (not isinstance(threads, int) or threads < 1):
-        raise ValueError(f"threads: expected a positive integer, got {threads!r}")
+    # Capped by the extension to the machine's cores: here only the type and sign.
+    workers = 0 if threads is None else min(_checks.integer(threads, "threads", 1), _checks.COUNT)
+    opts = _checks.options(metric=metric, **options)
+    kept = _kept(df, keep)
     if utility is None:
         utility = "label" if "label" in df.columns else score
+    labels = df.index
     q = _column(df, qid, "qid")
     items = _column(df, item, "item")
-    s = _checks.numbers(_column(df, score, "score").to_numpy(), "score")
-    u = _checks.numbers(_column(df, utility, "utility").to_numpy(), "utility")
-    _checks.non_negative(u, f"utility (column {utility!r})", metric, fairness)
+    s = _checks.numbers(_column(df, score, "score").to_numpy(), "score", labels=labels)
+    u = _checks.numbers(_column(df, utility, "utility").to_numpy(), "utility", labels=labels)
+    _checks.utility(u, f"utility (column {utility!r})", fairness, metric == "ndcg-mix", labels)
     g_values = _column(df, group, "group")
-    if q.isna().any():
-        raise ValueError(f"qid: column {qid!r} has a missing value")
-    if g_values.isna().any():
-        raise ValueError(f"group: column {group!r} has a missing value")
+    _ids(q, "qid", labels)
+    _ids(items, "item", labels)
+    _present(g_values, "group", labels)
     if len(df) == 0:
         raise ValueError("df: no rows")
 
@@ -173,7 +245,8 @@ def _rerank_rows(
     if duplicated.any():
         row = int(np.flatnonzero(duplicated.to_numpy())[0])
         raise ValueError(
-            f"item: item {keys['i'].iat[row]!r} appears twice in query {names[codes[row]]!r}"
+            f"item: item {keys['i'].iat[row]!r} appears twice in query {names[codes[row]]!r} "
+            f"(again at {_checks.where(row, labels)})"
         )
     if seed_by == "index":
         order = np.argsort(codes, kind="stable")
@@ -181,8 +254,7 @@ def _rerank_rows(
         order = keys.sort_values(["q", "i"], kind="mergesort").index.to_numpy()
     lengths = np.bincount(codes, minlength=len(names))
     offsets = np.concatenate(([0], np.cumsum(lengths))).astype(np.int64)
-    opts = _checks.options(metric=metric, **options)
-    rows, _, _ = rerank_many(
+    rows, before, after = rerank_many(
         np.ascontiguousarray(s[order]),
         np.ascontiguousarray(u[order]),
         np.ascontiguousarray(g_codes[order], dtype=np.uint8),
@@ -191,17 +263,37 @@ def _rerank_rows(
         opts,
         _checks.seed_value(seed),
         seed_by == "qid",
-        threads or 0,
+        workers,
     )
     sessions = opts["sessions"]
     per_query = lengths * sessions
     n_of_row = np.repeat(lengths, per_query)
     t = np.arange(len(rows)) - np.repeat(np.cumsum(per_query) - per_query, per_query)
-    return pd.DataFrame(
+    source = order[rows]
+    out = pd.DataFrame(
         {
             "qid": np.repeat(np.asarray(names), per_query),
             "session": t // n_of_row + 1,
             "rank": t % n_of_row + 1,
-            "item": items.to_numpy()[order[rows]],
+            "item": items.to_numpy()[source],
         }
     )
+    for column in kept:
+        out[column] = df[column].iloc[source].reset_index(drop=True)
+    query_costs = pd.DataFrame({"before": before, "after": after}, index=pd.Index(names, name=qid))
+    return out, query_costs
+
+
+def _kept(df: pd.DataFrame, keep: Sequence[str]) -> "list[str]":
+    """The columns ``keep`` names, checked: in ``df``, each once, none an output column."""
+    if isinstance(keep, str):
+        raise TypeError(f"keep: expected a list of column names, got the string {keep!r}")
+    kept = list(keep)
+    for name in kept:
+        if name in OUTPUT:
+            raise ValueError(f"keep: {name!r} is a column of the output already")
+        if name not in df.columns:
+            raise ValueError(f"keep: the DataFrame has no column {name!r}")
+    if len(set(kept)) != len(kept):
+        raise ValueError("keep: a column is named twice")
+    return kept

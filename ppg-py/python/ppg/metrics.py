@@ -1,10 +1,14 @@
 """The protocol's metrics of given rankings (the definitions ``ppg reproduce`` evaluates
-with): EEL, DTR and NDCG@k; and the TREC Fair Ranking measures: expected exposure (EE-L,
-EE-D, EE-R, as TREC 2020 scored them) and AWRF with its NDCG product (TREC 2021/2022).
-docs/metrics.md gives the definitions.
+with): EEL, DTR and NDCG@k, of one list (:func:`eel`, :func:`dtr`, :func:`ndcg`) or of
+every query of a frame (:func:`frame`).
+
+The TREC Fair Ranking measures of one list: expected exposure (:func:`expected_exposure`:
+EE-L, EE-D, EE-R as TREC 2020 scored them) and AWRF with its NDCG product (:func:`awrf`,
+TREC 2021/2022); docs/metrics.md gives the definitions.
 
 A ranking is a 1-D array of item indices (one session) or a 2-D ``(sessions, n)`` array,
 each row a permutation of ``0..n``; ``utility[i]`` and ``groups[i]`` describe item ``i``.
+Utilities follow ``ppg rerank``'s rule: non-negative.
 
 >>> import numpy as np
 >>> from ppg import metrics
@@ -25,13 +29,14 @@ True
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Optional
 
 import numpy as np
+import pandas as pd
 
 from ppg import _checks, _ppg
 
-__all__ = ["eel", "dtr", "ndcg", "expected_exposure", "awrf"]
+__all__ = ["eel", "dtr", "ndcg", "frame", "expected_exposure", "awrf"]
 
 
 def _ranking(ranking: Any, n: int) -> "tuple[np.ndarray, int]":
@@ -51,6 +56,7 @@ def _ranking(ranking: Any, n: int) -> "tuple[np.ndarray, int]":
 def _inputs(utility: Any, groups: Any, limit: int, why: str) -> "tuple[np.ndarray, np.ndarray]":
     u = _checks.numbers(utility, "utility")
     _checks.list_length(len(u), "utility")
+    _checks.utility(u, "utility", "eel", False)
     return u, _checks.group_ids(groups, "groups", len(u), limit, why)
 
 
@@ -60,14 +66,13 @@ def eel(ranking: Any, utility: Any, groups: Any, *, levels: int = 2, rank_start:
     optimises with 5). 0 is optimal."""
     u, g = _inputs(utility, groups, _ppg.MAX_GROUPS, f"EEL takes at most {_ppg.MAX_GROUPS} groups")
     r, sessions = _ranking(ranking, len(u))
-    return _ppg.eel(r, sessions, u, g, levels, rank_start)
+    return _ppg.eel(r, sessions, u, g, _checks.integer(levels, "levels", 1, _checks.U32), rank_start)
 
 
 def dtr(ranking: Any, utility: Any, groups: Any, *, rank_start: str = "one") -> float:
     """Disparity of treatment ratio of two groups (0 and 1): the larger exposure-per-utility
     ratio over the smaller, over all sessions; 1 is fair (and degenerate cases)."""
     u, g = _inputs(utility, groups, 2, "DTR compares two groups")
-    _checks.non_negative(u, "utility", "dtr", "dtr")
     r, sessions = _ranking(ranking, len(u))
     return _ppg.dtr(r, sessions, u, g, rank_start)
 
@@ -77,11 +82,160 @@ def ndcg(ranking: Any, utility: Any, *, k: int = 10) -> float:
     over sessions."""
     u = _checks.numbers(utility, "utility")
     _checks.list_length(len(u), "utility")
-    _checks.non_negative(u, "utility", "ndcg-mix", "eel")
-    if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 1:
-        raise ValueError(f"k: expected a positive integer, got {k!r}")
+    _checks.utility(u, "utility", "eel", True)
+    k = _checks.integer(k, "k", 1)
     r, sessions = _ranking(ranking, len(u))
-    return _ppg.ndcg(r, sessions, u, int(k))
+    return _ppg.ndcg(r, sessions, u, k)
+
+
+#: What :func:`frame` computes, by name.
+FRAME_METRICS = ("eel", "dtr", "ndcg")
+
+
+def frame(
+    df: Any,
+    *,
+    metric: str,
+    levels: Optional[int] = None,
+    k: int = 10,
+    qid: str = "qid",
+    item: str = "item",
+    group: str = "group",
+    utility: Optional[str] = None,
+    rank: str = "rank",
+    session: str = "session",
+    score: str = "score",
+    rank_start: str = "one",
+) -> pd.Series:
+    """The metric of every query of a frame of rankings: a Series indexed by qid (queries
+    in order of first appearance), named after the metric.
+
+    ``df`` is a pandas (or polars) DataFrame with a row per item and session, such as
+    :func:`ppg.rerank_frame`'s input or its output with ``keep=["group", "label"]``. A
+    query's ranking in each session is its rows by ``rank`` ascending when ``df`` has a
+    ``rank`` column (``session`` tells sessions apart when present), else by ``score``
+    descending with ``ppg rerank``'s tie rule (the later row first): the ranking
+    re-ranking starts from. ``item`` matches an item's rows across sessions; ``group``
+    holds any hashable labels; the utility is ``utility`` if given, else ``"label"``
+    when ``df`` has it, else ``score`` (as in :func:`ppg.rerank_frame`).
+
+    ``metric`` is ``"eel"`` (EEL with ``levels`` grades, which has no default: the
+    protocol evaluates with 2, and re-ranking optimises with 5 unless told otherwise),
+    ``"dtr"`` (the ratio, 1 is fair) or ``"ndcg"`` (NDCG@``k``, averaged over sessions).
+
+    >>> import pandas as pd, ppg
+    >>> df = pd.DataFrame({"qid": [1, 1, 1, 2, 2], "item": list("abcde"),
+    ...                    "score": [3.0, 2, 1, 2, 1], "group": list("xyyxy"),
+    ...                    "label": [1.0, 1, 0, 0, 1]})
+    >>> before = ppg.metrics.frame(df, metric="eel", levels=5)
+    >>> out = ppg.rerank_frame(df, keep=["group", "label"], seed=1)
+    >>> after = ppg.metrics.frame(out, metric="eel", levels=5)
+    >>> bool((after <= before).all()), before.index.tolist()
+    (True, [1, 2])
+    """
+    from ppg.frame import _column, _ids, _pandas, _present
+
+    df, _ = _pandas(df)
+    if metric not in FRAME_METRICS:
+        raise ValueError(f"metric: unknown metric {metric!r} (expected one of {', '.join(FRAME_METRICS)})")
+    if metric == "eel":
+        if levels is None:
+            raise TypeError(
+                "levels: EEL needs its grade levels stated (2 as the protocol evaluates, 5 as "
+                "re-ranking optimises by default)"
+            )
+        levels = _checks.integer(levels, "levels", 1, _checks.U32)
+    k = _checks.integer(k, "k", 1)
+    if utility is None:
+        utility = "label" if "label" in df.columns else score
+    labels = df.index
+    q = _column(df, qid, "qid")
+    items = _column(df, item, "item")
+    _ids(q, "qid", labels)
+    _ids(items, "item", labels)
+    u = _checks.numbers(_column(df, utility, "utility").to_numpy(), "utility", labels=labels)
+    _checks.utility(u, f"utility (column {utility!r})", "eel", metric == "ndcg", labels)
+    g_values = _column(df, group, "group")
+    _present(g_values, "group", labels)
+    if len(df) == 0:
+        raise ValueError("df: no rows")
+    codes, names = pd.factorize(q, sort=False)
+    g_codes, g_names = pd.factorize(g_values, sort=False)
+    limit = 2 if metric == "dtr" else _ppg.MAX_GROUPS
+    if metric != "ndcg" and len(g_names) > limit:
+        raise ValueError(f"group: column {group!r} has {len(g_names)} groups: {_checks.group_limit(metric)[1]}")
+    if rank in df.columns:
+        position = _checks.numbers(df[rank].to_numpy(), "rank", labels=labels)
+        if session in df.columns:
+            s_codes = pd.factorize(df[session], sort=True)[0]
+        else:
+            s_codes = np.zeros(len(df), dtype=np.int64)
+        order = np.lexsort((position, s_codes, codes))
+    else:
+        s = _checks.numbers(_column(df, score, "score").to_numpy(), "score", labels=labels)
+        s_codes = np.zeros(len(df), dtype=np.int64)
+        grouped = np.argsort(codes, kind="stable")
+        bounds = np.concatenate(([0], np.cumsum(np.bincount(codes)))).astype(np.int64)
+        if (np.diff(bounds) > _ppg.MAX_ITEMS).any():
+            raise ValueError(f"qid: a query has more than the {_ppg.MAX_ITEMS} items the engine takes")
+        order = grouped[_ppg.score_order(np.ascontiguousarray(s[grouped]), bounds)]
+    # Rows in ranking order, query by query and session by session; an item's id is its
+    # position in its query's first session.
+    q_o, s_o = codes[order], s_codes[order]
+    i_codes = pd.factorize(pd.MultiIndex.from_arrays([codes, items.to_numpy()]))[0][order]
+    first_session = np.minimum.reduceat(s_o, np.flatnonzero(np.r_[True, q_o[1:] != q_o[:-1]]))
+    lengths = np.bincount(codes, minlength=len(names))
+    in_first = s_o == np.repeat(first_session, np.bincount(q_o, minlength=len(names)))
+    n_items = np.bincount(q_o[in_first], minlength=len(names))
+    # Every session of a query as long as its first.
+    starts_of_runs = np.flatnonzero(np.r_[True, (q_o[1:] != q_o[:-1]) | (s_o[1:] != s_o[:-1])])
+    run_lengths = np.diff(np.r_[starts_of_runs, len(order)])
+    short = np.flatnonzero(run_lengths != n_items[q_o[starts_of_runs]])
+    if len(short):
+        at = int(order[starts_of_runs[short[0]]])
+        raise ValueError(
+            f"{session}: a session of query {names[codes[at]]!r} has {run_lengths[short[0]]} "
+            f"rows where its first has {n_items[codes[at]]} (at {_checks.where(at, labels)})"
+        )
+    sessions = lengths // n_items
+    if (n_items > _ppg.MAX_ITEMS).any():
+        at = int(np.flatnonzero(n_items > _ppg.MAX_ITEMS)[0])
+        raise ValueError(f"qid: query {names[at]!r} has {n_items[at]} items, more than the {_ppg.MAX_ITEMS} the engine takes")
+    # Local id of each item: its rank in the first session.
+    first_rows = order[in_first]
+    local = np.full(i_codes.max() + 1, -1, dtype=np.int64)
+    starts = np.repeat(np.cumsum(n_items) - n_items, n_items)
+    local[i_codes[in_first]] = np.arange(in_first.sum()) - starts
+    ids = local[i_codes]
+    if (ids < 0).any():
+        at = int(order[np.flatnonzero(ids < 0)[0]])
+        raise ValueError(
+            f"item: item {items.iat[at]!r} of query {names[codes[at]]!r} is not in the query's "
+            f"first session (at {_checks.where(at, labels)})"
+        )
+    # Each session a permutation of the query's items: every (query, session, id) once.
+    triples = pd.DataFrame({"q": q_o, "s": s_o, "i": ids})
+    again = triples.duplicated().to_numpy()
+    if again.any():
+        at = int(order[np.flatnonzero(again)[0]])
+        raise ValueError(
+            f"item: item {items.iat[at]!r} appears twice in a session of query "
+            f"{names[codes[at]]!r} (at {_checks.where(at, labels)})"
+        )
+    item_offsets = np.concatenate(([0], np.cumsum(n_items))).astype(np.int64)
+    values = _ppg.many(
+        metric,
+        np.ascontiguousarray(ids, dtype=np.uint16),
+        item_offsets,
+        sessions.astype(np.int64),
+        np.ascontiguousarray(u[first_rows]),
+        np.ascontiguousarray(g_codes[first_rows], dtype=np.uint8),
+        [str(x) for x in names],
+        levels or 1,
+        k,
+        rank_start,
+    )
+    return pd.Series(values, index=pd.Index(names, name=qid), name=metric)
 
 
 def _probability(value: Any, name: str, low_open: bool) -> float:

@@ -17,7 +17,7 @@ from typing import Any, Optional
 
 import pandas as pd
 
-from ppg import frame
+from ppg import _checks, _ppg, frame
 
 
 def rerank(
@@ -43,11 +43,25 @@ def rerank(
     ``threads`` is how many threads each pandas call uses (one per task core).
 
     Groups are numbered by their sorted names, which needs one pass over ``df`` for the
-    distinct group names before the job.
+    distinct group names before the job. The arguments are checked on the driver when
+    this is called (``ValueError`` or ``TypeError`` naming the argument), and so is a
+    null group; bad rows (a missing qid, a negative label, ...) are found by the
+    executors, with :func:`ppg.rerank_frame`'s messages inside Spark's error.
     """
     from pyspark.sql import functions as F
     from pyspark.sql.types import LongType, StructField, StructType
 
+    # Every argument is checked here, on the driver, before the job: an executor's error
+    # would surface only when the results are collected, wrapped in Spark's.
+    options = frame.recipe(**recipe)
+    if not isinstance(metric, str):
+        raise TypeError("metric: ppg.spark.rerank takes a metric name")
+    _checks.fairness_of(metric, options["mix_fairness"])
+    _ppg.check_options(_checks.options(metric=metric, **options))
+    _checks.seed_value(seed)
+    threads = _checks.integer(threads, "threads", 1)
+    if buckets is not None:
+        buckets = _checks.integer(buckets, "buckets", 1, 2**31 - 1)
     for argument, name in (("qid", qid), ("item", item), ("score", score), ("group", group)):
         if name not in df.columns:
             raise ValueError(f"{argument}: the DataFrame has no column {name!r}")
@@ -58,7 +72,10 @@ def rerank(
     spark = df.sparkSession
     if buckets is None:
         buckets = int(spark.conf.get("spark.sql.shuffle.partitions"))
-    groups_known = sorted(row[0] for row in df.select(group).distinct().collect())
+    distinct = [row[0] for row in df.select(group).distinct().collect()]
+    if any(name is None for name in distinct):
+        raise ValueError(f"group: column {group!r} has a missing value (null)")
+    groups_known = sorted(distinct)
     fields = {f.name: f for f in df.schema.fields}
     schema = StructType(
         [
@@ -68,7 +85,6 @@ def rerank(
             StructField("item", fields[item].dataType, False),
         ]
     )
-    options = frame.recipe(**recipe)
     columns = list(dict.fromkeys([qid, item, score, group, utility]))
 
     def one_bucket(pdf: pd.DataFrame) -> pd.DataFrame:
@@ -85,7 +101,7 @@ def rerank(
             seed=seed,
             groups_known=groups_known,
             options=options,
-        )
+        )[0]
 
     bucket = "__ppg_bucket"
     return (

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"log"
 
-	"example.com/ppg"
+	"github.com/ppg-search/ppg/go"
 )
 
 // The README's Go example, verbatim between the markers (tests/readme.rs checks it): four

@@ -1,6 +1,12 @@
 // Package ppg is a Go binding of the C API of PPG search (include/ppg.h): Probabilistic
 // Permutation Graph search for fair ranking.
 //
+// It links the installed C library through pkg-config (`#cgo pkg-config: ppg`): install
+// libppg first (the release archive's scripts/install, or a distribution package), and
+// point PKG_CONFIG_PATH at its lib/pkgconfig when that is not a system folder. The
+// program then loads libppg.so at run time, from the loader's path (LD_LIBRARY_PATH, or
+// a run path such as CGO_LDFLAGS="-Wl,-rpath,PREFIX/lib").
+//
 // Every call that fails returns an *Error carrying the C status and its message; as in
 // the C API, a failed call changed nothing, so carrying on is safe. An Engine is not
 // safe for concurrent use (one goroutine at a time); distinct engines are independent.
@@ -11,8 +17,7 @@
 package ppg
 
 /*
-#cgo CFLAGS: -I${SRCDIR}/../../include
-#cgo LDFLAGS: ${SRCDIR}/../../target/release/libppg.a -lm -ldl -lpthread
+#cgo pkg-config: ppg
 #include <ppg.h>
 
 // Defined in callback.go (exported from Go). Its generated prototype drops the const

@@ -1,3 +1,0 @@
-module example.com/ppg
-
-go 1.19

@@ -1,0 +1,3 @@
+module github.com/ppg-search/ppg/go
+
+go 1.19
