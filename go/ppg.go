@@ -156,47 +156,77 @@ type TrainConfig struct {
 	InitialWeight  float64
 	PLLearningRate float64
 	Grow           bool
+	// Intra keeps the input order within each group (Rerank).
+	Intra bool
+	// Hold keeps the order within groups for a first run, then frees it.
+	Hold bool
+	// Certify stops training within CertifyTolerance of the exact optimum, where the
+	// objective has one (two-group DTR or EEL).
+	Certify          bool
+	CertifyTolerance float64
 }
 
-// DefaultTrainConfig is the paper's reference recipe.
+// DefaultTrainConfig is the recommended recipe (what ppg rerank and Python run): the
+// input scored first, grown over sessions, the order within groups held first, certified.
 func DefaultTrainConfig() TrainConfig {
 	var c C.ppg_train_config
 	if err := check(C.ppg_train_config_init(&c, C.size_t(unsafe.Sizeof(c))), "ppg_train_config_init"); err != nil {
 		panic(err) // only a NULL or misaligned pointer fails, never this one
 	}
+	return trainConfig(c)
+}
+
+// ReferenceTrainConfig is the paper's reference run.
+func ReferenceTrainConfig() TrainConfig {
+	var c C.ppg_train_config
+	if err := check(C.ppg_train_config_init_reference(&c, C.size_t(unsafe.Sizeof(c))), "ppg_train_config_init_reference"); err != nil {
+		panic(err) // only a NULL or misaligned pointer fails, never this one
+	}
+	return trainConfig(c)
+}
+
+func trainConfig(c C.ppg_train_config) TrainConfig {
 	return TrainConfig{
-		LearningRate:   float64(c.learning_rate),
-		Epochs:         uint32(c.epochs),
-		Batch:          int(c.batch),
-		Patience:       uint32(c.patience),
-		ClampMin:       float64(c.clamp_min),
-		ClampMax:       float64(c.clamp_max),
-		Sampler:        Sampler(c.sampler),
-		Gradient:       Gradient(c.gradient),
-		Baseline:       bool(c.baseline),
-		ScoreInput:     bool(c.score_input),
-		InitialWeight:  float64(c.initial_weight),
-		PLLearningRate: float64(c.pl_learning_rate),
-		Grow:           bool(c.grow),
+		LearningRate:     float64(c.learning_rate),
+		Epochs:           uint32(c.epochs),
+		Batch:            int(c.batch),
+		Patience:         uint32(c.patience),
+		ClampMin:         float64(c.clamp_min),
+		ClampMax:         float64(c.clamp_max),
+		Sampler:          Sampler(c.sampler),
+		Gradient:         Gradient(c.gradient),
+		Baseline:         bool(c.baseline),
+		ScoreInput:       bool(c.score_input),
+		InitialWeight:    float64(c.initial_weight),
+		PLLearningRate:   float64(c.pl_learning_rate),
+		Grow:             bool(c.grow),
+		Intra:            bool(c.intra),
+		Hold:             bool(c.hold),
+		Certify:          bool(c.certify),
+		CertifyTolerance: float64(c.certify_tolerance),
 	}
 }
 
 func (t TrainConfig) c() C.ppg_train_config {
 	return C.ppg_train_config{
-		struct_size:      C.uint32_t(unsafe.Sizeof(C.ppg_train_config{})),
-		learning_rate:    C.double(t.LearningRate),
-		epochs:           C.uint32_t(t.Epochs),
-		batch:            C.size_t(t.Batch),
-		patience:         C.uint32_t(t.Patience),
-		clamp_min:        C.double(t.ClampMin),
-		clamp_max:        C.double(t.ClampMax),
-		sampler:          C.uint32_t(t.Sampler),
-		gradient:         C.uint32_t(t.Gradient),
-		baseline:         C.bool(t.Baseline),
-		score_input:      C.bool(t.ScoreInput),
-		initial_weight:   C.double(t.InitialWeight),
-		pl_learning_rate: C.double(t.PLLearningRate),
-		grow:             C.bool(t.Grow),
+		struct_size:       C.uint32_t(unsafe.Sizeof(C.ppg_train_config{})),
+		learning_rate:     C.double(t.LearningRate),
+		epochs:            C.uint32_t(t.Epochs),
+		batch:             C.size_t(t.Batch),
+		patience:          C.uint32_t(t.Patience),
+		clamp_min:         C.double(t.ClampMin),
+		clamp_max:         C.double(t.ClampMax),
+		sampler:           C.uint32_t(t.Sampler),
+		gradient:          C.uint32_t(t.Gradient),
+		baseline:          C.bool(t.Baseline),
+		score_input:       C.bool(t.ScoreInput),
+		initial_weight:    C.double(t.InitialWeight),
+		pl_learning_rate:  C.double(t.PLLearningRate),
+		grow:              C.bool(t.Grow),
+		intra:             C.bool(t.Intra),
+		hold:              C.bool(t.Hold),
+		certify:           C.bool(t.Certify),
+		certify_tolerance: C.double(t.CertifyTolerance),
 	}
 }
 
@@ -245,6 +275,11 @@ type TrainReport struct {
 	Samples   uint32
 	BestCost  float64
 	BestEpoch int64 // -1 when the run found no new best
+	// Certified: BestCost is within the recipe's tolerance of Bound.
+	Certified  bool
+	BoundExact bool
+	Bound      float64 // NaN without a bound
+	Gap        float64 // NaN without a bound
 }
 
 // newReport is a report prepared for a training call (its struct_size set).
@@ -258,11 +293,42 @@ func newReport() C.ppg_train_report {
 
 func report(r C.ppg_train_report) TrainReport {
 	return TrainReport{
-		Epochs:    uint32(r.epochs),
-		Samples:   uint32(r.samples),
-		BestCost:  float64(r.best_cost),
-		BestEpoch: int64(r.best_epoch),
+		Epochs:     uint32(r.epochs),
+		Samples:    uint32(r.samples),
+		BestCost:   float64(r.best_cost),
+		BestEpoch:  int64(r.best_epoch),
+		Certified:  bool(r.certified),
+		BoundExact: bool(r.bound_exact),
+		Bound:      float64(r.bound),
+		Gap:        float64(r.gap),
 	}
+}
+
+// QuerySeed is the seed ppg rerank --seed seed gives the query at index (0-based).
+func QuerySeed(seed, index uint64) uint64 {
+	return uint64(C.ppg_query_seed(C.uint64_t(seed), C.uint64_t(index)))
+}
+
+// Rerank re-ranks one query in one call (ppg_engine_rerank): items in their input
+// ranking, shown in sessions sessions, with the recipe cfg, the objective obj and seed.
+// It returns the sessions rankings of the items' ids, laid end to end.
+func (en *Engine) Rerank(items []Item, sessions int, obj ObjectiveConfig, cfg TrainConfig, seed uint64) ([]uint64, TrainReport, error) {
+	cs := make([]C.ppg_item, len(items))
+	for k, it := range items {
+		cs[k] = C.ppg_item{id: C.uint64_t(it.ID), utility: C.double(it.Utility), group: C.uint32_t(it.Group)}
+	}
+	var p *C.ppg_item
+	if len(cs) > 0 {
+		p = &cs[0]
+	}
+	c, o, r := cfg.c(), obj.c(), newReport()
+	out := make([]uint64, len(items)*sessions)
+	status := C.ppg_engine_rerank(en.e, p, C.size_t(len(cs)), C.size_t(sessions), &o, &c,
+		C.uint64_t(seed), u64ptr(out), C.size_t(len(out)), &r)
+	if err := check(status, "ppg_engine_rerank"); err != nil {
+		return nil, TrainReport{}, err
+	}
+	return out, report(r), nil
 }
 
 // Engine is a PPG (or PL) engine in C memory. Not safe for concurrent use.

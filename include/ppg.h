@@ -65,6 +65,7 @@
 
 /* The _default forms of the _init functions: the struct's size is the caller's sizeof. */
 #define ppg_train_config_default(out) ppg_train_config_init((out), sizeof *(out))
+#define ppg_train_config_reference(out) ppg_train_config_init_reference((out), sizeof *(out))
 #define ppg_objective_config_default(out) ppg_objective_config_init((out), sizeof *(out))
 #define ppg_train_report_default(out) ppg_train_report_init((out), sizeof *(out))
 
@@ -344,6 +345,22 @@ typedef struct ppg_train_config {
   // about twice the samples. Default false (the reference run). Last in the struct, so
   // that the fields before it keep their offsets.
   bool grow;
+  // PPG: keep the input order within each group (the paper's intra-group constraint)
+  // in `ppg_engine_rerank`. Default false.
+  bool intra;
+  // PPG, without `intra`: hold the input order within each group for a first run,
+  // then free it for a second run from the best ranking found (as
+  // `ppg_engine_hold_order_within_groups` before a training call, which
+  // `ppg_engine_train*` then do themselves). Default true (the recommended recipe;
+  // false in `ppg_train_config_init_reference`).
+  bool hold;
+  // PPG: certify. Where the objective has an exact optimum (the built-in DTR or EEL
+  // alone, two groups), every run stops as soon as its best cost is within
+  // `certify_tolerance` of it, and the report says whether the result is certified and
+  // its gap. Default true (false in `ppg_train_config_init_reference`).
+  bool certify;
+  // The tolerance of `certify`, finite and `>= 0`. Default 1e-8.
+  double certify_tolerance;
 } ppg_train_config;
 
 // The built-in objective of `ppg_engine_train_builtin` and `ppg_engine_evaluate`.
@@ -391,6 +408,19 @@ typedef struct ppg_train_report {
   // The epoch (0-based, counted over a grown run's stages) of this run that found the
   // best ranking, -1 when this run found no new best.
   int64_t best_epoch;
+  // The best cost is within the recipe's `certify_tolerance` of `bound`: no ranking is
+  // better by more. False without `certify`, without a bound, and after a NaN cost.
+  bool certified;
+  // `bound` is the objective's exact optimum; false where its search gave up at its
+  // node budget (`bound` is then a proven lower bound that may not be reached) or there
+  // is no bound.
+  bool bound_exact;
+  // A proven lower bound of the cost at the query's session count (the exact optimum
+  // when `bound_exact`), NaN without `certify` or where the objective gives none (a
+  // callback, NDCG, a mix, more than two groups).
+  double bound;
+  // `best_cost - bound` (0 when rounding puts it below), NaN without a bound.
+  double gap;
 } ppg_train_report;
 
 // One item of a query. Items are passed in ranked order (the input ranking).
@@ -438,11 +468,14 @@ const char *ppg_status_str(uint32_t status);
 // Returns `PPG_STATUS_OK` or `PPG_STATUS_VERSION_MISMATCH`. Thread-safe.
 ppg_status ppg_check_version(uint32_t major, uint32_t minor, uint32_t patch);
 
-// Fills the first `size` bytes of `*out` with the reference recipe of the paper (50
-// epochs of 16 samples, learning rate 0.4, clamp to [0.05, 0.95], patience 20,
-// uncorrected sampler, approximate gradient, no baseline, input not scored, initial
-// weight 0.5; PL learning rate 0.1; no growing) and sets `out->struct_size = size`.
-// Call it as `ppg_train_config_default(out)`, which passes `sizeof *(out)`.
+// Fills the first `size` bytes of `*out` with the recommended recipe and sets
+// `out->struct_size = size`: the paper's budget and step (50 epochs of 16 samples,
+// learning rate 0.4, clamp to [0.05, 0.95], patience 20, uncorrected sampler,
+// approximate gradient, no baseline, initial weight 0.5; PL learning rate 0.1), the input
+// ranking scored first, grown over sessions, the order within groups held for a first run
+// (`hold`), and certified to 1e-8 where the objective has an exact optimum (`certify`):
+// what `ppg rerank` and the Python package run. Call it as `ppg_train_config_default(out)`,
+// which passes `sizeof *(out)`. `ppg_train_config_init_reference` gives the paper's run.
 //
 // Returns `PPG_STATUS_OK`, `PPG_STATUS_NULL_PARAMETER` (`out` NULL),
 // `PPG_STATUS_MISALIGNED` or `PPG_STATUS_VERSION_MISMATCH` (`size` is no layout this
@@ -451,6 +484,16 @@ ppg_status ppg_check_version(uint32_t major, uint32_t minor, uint32_t patch);
 // # Safety
 // `out` is NULL or points to `size` writable bytes.
 ppg_status ppg_train_config_init(struct ppg_train_config *out, size_t size);
+
+// As `ppg_train_config_init`, with the paper's reference run: the input not scored, no
+// growing, no holding, no certificate (protocol.md). Call it as
+// `ppg_train_config_reference(out)`, which passes `sizeof *(out)`.
+//
+// Returns as `ppg_train_config_init`. Thread-safe.
+//
+// # Safety
+// `out` is NULL or points to `size` writable bytes.
+ppg_status ppg_train_config_init_reference(struct ppg_train_config *out, size_t size);
 
 // Fills the first `size` bytes of `*out` with the default objective (EEL with 5 grade
 // levels and the reference exposure `PPG_RANK_START_ONE`, NDCG@10 at mix weight 0) and
@@ -752,6 +795,63 @@ ppg_status ppg_engine_train_builtin(struct ppg_engine *engine,
                                     const struct ppg_train_config *config,
                                     const struct ppg_objective_config *objective,
                                     struct ppg_train_report *report);
+
+// The seed `ppg rerank --seed seed` and the Python package give the query at `index`
+// (0-based, in input order): pass it to `ppg_engine_rerank` to get their rankings.
+// Thread-safe.
+uint64_t ppg_query_seed(uint64_t seed, uint64_t index);
+
+// Re-ranks one query in one call with the recipe `config` (normally the recommended one,
+// `ppg_train_config_default`) and the built-in objective `objective`: `items` (`count` of
+// them, in their input ranking) become the engine's query, shown in `sessions` sessions;
+// the engine's generator is seeded with `seed` (`ppg_query_seed` gives the command line's
+// seed of a file's query); the result is written as `sessions` rankings of the items'
+// ids into `out_ids` (`out_len = count * sessions`), and what the run did into `*report`
+// (`certified`, `bound`, `gap` included). The same items, objective, recipe and seed give
+// what `ppg rerank` and `ppg.rerank` give for that query. Where the objective has nothing
+// to optimise (one group; DTR with a group without utility) the input ranking is the
+// answer. The query stays set afterwards (`ppg_engine_best` reads the result).
+//
+// Returns, by argument:
+// - `PPG_STATUS_NULL_PARAMETER`: `engine`, `items`, `objective`, `config` or `out_ids`
+//   NULL (`report` may be NULL); `PPG_STATUS_MISALIGNED`: a pointer misaligned.
+// - `items`, `count`, `sessions`: `PPG_STATUS_INVALID_ARGUMENT` (0 items or sessions, a
+//   negative utility for DTR or NDCG, no item with utility > 0 for AWRF or group-level
+//   expected exposure), `PPG_STATUS_CAPACITY` (more items or sessions than
+//   the engine's layout, more than 16 groups), `PPG_STATUS_DUPLICATE_ITEM` (an id twice),
+//   `PPG_STATUS_NOT_FINITE` (a utility or a cost not finite), `PPG_STATUS_UNSUPPORTED`
+//   (DTR with more than two groups).
+// - `objective`: `PPG_STATUS_INVALID_ARGUMENT` (a field out of range),
+//   `PPG_STATUS_UNSUPPORTED` (`PPG_METRIC_NDCG` alone: the recipe's costs are a fairness
+//   metric, optionally mixed with NDCG), `PPG_STATUS_VERSION_MISMATCH` (`struct_size`).
+// - `config`: `PPG_STATUS_INVALID_ARGUMENT` (a field out of range, the batch above the
+//   layout's), `PPG_STATUS_VERSION_MISMATCH` (`struct_size`).
+// - `out_ids`, `out_len`: `PPG_STATUS_INVALID_ARGUMENT` (`out_len != count * sessions`).
+// - `report`: `PPG_STATUS_VERSION_MISMATCH` (`struct_size`).
+// - `engine`: `PPG_STATUS_UNSUPPORTED` (a `PPG_METHOD_PL` engine).
+// - `PPG_STATUS_PANIC` (a bug; see `ppg_last_panic_message`).
+//
+// The structs, `out_len`, the engine's kind and the items' shape (count, sessions, ids,
+// finite utilities) are checked before the query is replaced: on those refusals the engine
+// is as it was. What the objective finds when it is built over the new query (a negative
+// utility, too many groups) and a cost that is not finite leave the engine without a query
+// (`PPG_STATUS_NO_QUERY` until the next `ppg_engine_set_query` or `ppg_engine_rerank`).
+// `out_ids` and `*report` are written on success only.
+//
+// # Safety
+// `engine` is a live handle; `items` points to `count` readable `ppg_item`; `objective`
+// and `config` to structs of `struct_size` readable bytes; `out_ids` to `out_len`
+// writable `uint64_t`; `report` is NULL or a struct of `struct_size` writable bytes.
+ppg_status ppg_engine_rerank(struct ppg_engine *engine,
+                             const struct ppg_item *items,
+                             size_t count,
+                             size_t sessions,
+                             const struct ppg_objective_config *objective,
+                             const struct ppg_train_config *config,
+                             uint64_t seed,
+                             uint64_t *out_ids,
+                             size_t out_len,
+                             struct ppg_train_report *report);
 
 // The built-in objective's cost of `ranking` (`len = items * sessions` ids, each session
 // a permutation of the query's ids) into `*value`: what `ppg_engine_train_builtin`

@@ -5,8 +5,11 @@
 //! against this build's libppg; the README's Go example among its tests), and `javac` +
 //! `java` of the JNA test and of the README's Java example. Each program checks its own
 //! re-rankings and exits non-zero on a failure.
+//! The C++ wrapper `include/ppg.hpp` has tests of its own: `c-examples/cpp/test_ppg_hpp.cpp`
+//! run with and without exceptions, the warning matrix (g++ and clang++, C++17 and C++20),
+//! the message below C++17, and the version check against an older library.
 //!
-//! Needs g++, cmake, make, pkg-config, valgrind and cargo-c (C++), go (Go), javac, java and JNA's jar
+//! Needs g++, clang++, cmake, make, pkg-config, valgrind and cargo-c (C++), go (Go), javac, java and JNA's jar
 //! (Java); a missing one fails its test naming the Debian package to install, unless
 //! `PPG_SKIP_FOREIGN=1`. `PPG_JNA_JAR` overrides the jar's path
 //! (default `/usr/share/java/jna.jar`).
@@ -22,6 +25,7 @@ use support::{root, run};
 type Tool = (&'static str, &'static str, &'static str);
 
 const GXX: Tool = ("g++", "--version", "g++ (build-essential)");
+const CLANGXX: Tool = ("clang++", "--version", "clang");
 const MAKE: Tool = ("make", "--version", "make (build-essential)");
 const CMAKE: Tool = ("cmake", "--version", "cmake");
 const CARGO_C: Tool = (
@@ -56,7 +60,7 @@ fn require(test: &str, tools: &[Tool]) -> bool {
     assert!(
         missing.is_empty(),
         "{test}: required tool(s) not found: {}. CI installs them with `apt-get install \
-         build-essential cmake pkg-config valgrind golang-go default-jdk-headless libjna-java`; or set \
+         build-essential clang cmake pkg-config valgrind golang-go default-jdk-headless libjna-java`; or set \
          PPG_SKIP_FOREIGN=1 to skip the cross-language tests.",
         missing.join(", ")
     );
@@ -207,6 +211,194 @@ fn cpp_example_builds_with_cmake_and_pkg_config_and_passes() {
     clean(&[&dist, &prefix, &build, &build_asan]);
 }
 
+/// The flags the wrapper promises to be clean under (issue 26), plus -Werror.
+const STRICT: [&str; 6] = [
+    "-Wall",
+    "-Wextra",
+    "-pedantic",
+    "-Wconversion",
+    "-Wshadow",
+    "-Werror",
+];
+
+/// Compiles (and with `link`, links against the release libppg.a) a C++ source of
+/// `c-examples/cpp` with `compiler`, the strict warnings and `flags`, into `out`.
+/// `include` directories come before the repository's `include/`.
+fn cxx(compiler: &str, source: &str, flags: &[&str], include: &[&Path], out: &Path, link: bool) {
+    let mut cmd = Command::new(compiler);
+    cmd.args(STRICT).args(flags);
+    for dir in include {
+        cmd.arg("-I").arg(dir);
+    }
+    cmd.arg("-I")
+        .arg(root().join("include"))
+        .arg(root().join("c-examples/cpp").join(source))
+        .arg("-o")
+        .arg(out);
+    if link {
+        cmd.arg(release_lib_dir().join("libppg.a"))
+            .args(["-lm", "-lpthread", "-ldl"]);
+    } else {
+        cmd.arg("-c");
+    }
+    run(
+        &format!("{compiler} {} {source}", flags.join(" ")),
+        &mut cmd,
+    );
+}
+
+#[test]
+fn cpp_wrapper_tests_pass_with_and_without_exceptions() {
+    if !require("cpp_wrapper", &[GXX]) {
+        return;
+    }
+    let dir = scratch("cpp-wrapper");
+    // With exceptions: both forms of every call. Without: the try_ forms alone, under
+    // AddressSanitizer + UndefinedBehaviorSanitizer.
+    let builds: [(&str, &[&str], &str); 2] = [
+        ("with", &["-std=c++17", "-O1", "-g"], "exceptions on"),
+        (
+            "without",
+            &[
+                "-std=c++17",
+                "-O1",
+                "-g",
+                "-fno-exceptions",
+                "-fsanitize=address,undefined",
+                "-fno-sanitize-recover=all",
+            ],
+            "exceptions off",
+        ),
+    ];
+    for (name, flags, says) in builds {
+        let exe = dir.join(format!("test_ppg_hpp-{name}"));
+        cxx("g++", "test_ppg_hpp.cpp", flags, &[], &exe, true);
+        let out = run(
+            &format!("test_ppg_hpp ({name} exceptions)"),
+            Command::new(&exe).env("ASAN_OPTIONS", "detect_leaks=1:abort_on_error=1"),
+        );
+        assert!(out.contains(says), "test_ppg_hpp did not say {says:?}");
+        assert!(
+            out.contains("all checks passed"),
+            "test_ppg_hpp ({name} exceptions) did not finish its checks"
+        );
+    }
+    clean(&[&dir]);
+}
+
+#[test]
+fn cpp_wrapper_is_warning_free_with_gxx_and_clangxx_cpp17_and_cpp20() {
+    if !require("cpp_wrapper_warnings", &[GXX, CLANGXX]) {
+        return;
+    }
+    // Compile only: what runs is the same code, run by the test above.
+    let dir = scratch("cpp-warnings");
+    let object = dir.join("out.o");
+    // Each source with the exception setting it is built with elsewhere, the test both ways.
+    let sources: [(&str, &[&str]); 4] = [
+        ("rerank.cpp", &[]),
+        ("doors.cpp", &["-fno-exceptions"]),
+        ("test_ppg_hpp.cpp", &[]),
+        ("test_ppg_hpp.cpp", &["-fno-exceptions"]),
+    ];
+    for compiler in ["g++", "clang++"] {
+        for std in ["-std=c++17", "-std=c++20"] {
+            for (source, extra) in sources {
+                let flags: Vec<&str> = std::iter::once(std).chain(extra.iter().copied()).collect();
+                cxx(compiler, source, &flags, &[], &object, false);
+            }
+        }
+    }
+    clean(&[&dir]);
+}
+
+#[test]
+fn cpp_wrapper_below_cpp17_says_so_and_nothing_else() {
+    if !require("cpp_wrapper_cpp14", &[GXX, CLANGXX]) {
+        return;
+    }
+    let dir = scratch("cpp14");
+    let source = dir.join("uses_ppg_hpp.cpp");
+    std::fs::write(&source, "#include <ppg.hpp>\nint main() { return 0; }\n")
+        .unwrap_or_else(|e| panic!("cannot write {source:?}: {e}"));
+    for compiler in ["g++", "clang++"] {
+        let out = Command::new(compiler)
+            .args(["-std=c++14", "-fsyntax-only", "-I"])
+            .arg(root().join("include"))
+            .arg(&source)
+            .output()
+            .unwrap_or_else(|e| panic!("cannot start {compiler}: {e}"));
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            !out.status.success(),
+            "{compiler} -std=c++14 accepted ppg.hpp"
+        );
+        let errors: Vec<&str> = stderr.lines().filter(|l| l.contains("error:")).collect();
+        assert!(
+            errors.len() == 1 && errors[0].contains("ppg.hpp needs C++17 or later"),
+            "{compiler} -std=c++14: want the one error naming C++17, got:\n{stderr}"
+        );
+    }
+    clean(&[&dir]);
+}
+
+#[test]
+fn cpp_wrapper_names_both_versions_against_an_older_library() {
+    if !require("cpp_wrapper_version", &[GXX]) {
+        return;
+    }
+    // A copy of ppg.h one patch version ahead of the library, and ppg.hpp next to it: as if
+    // the program had been compiled against a newer release than the libppg it runs against.
+    let dir = scratch("cpp-newer-header");
+    let header = std::fs::read_to_string(root().join("include/ppg.h")).expect("include/ppg.h");
+    let define = |name: &str| -> String {
+        let prefix = format!("#define {name} ");
+        header
+            .lines()
+            .find_map(|l| l.strip_prefix(&prefix))
+            .unwrap_or_else(|| panic!("ppg.h defines no {name}"))
+            .trim()
+            .to_string()
+    };
+    let (major, minor) = (define("PPG_VERSION_MAJOR"), define("PPG_VERSION_MINOR"));
+    let patch: u32 = define("PPG_VERSION_PATCH")
+        .parse()
+        .expect("a numeric patch");
+    // PPG_VERSION_STRING is spelt from the three numbers, so it follows.
+    let bumped = header.replace(
+        &format!("#define PPG_VERSION_PATCH {patch}"),
+        &format!("#define PPG_VERSION_PATCH {}", patch + 1),
+    );
+    assert_ne!(bumped, header, "the version macros were not rewritten");
+    std::fs::write(dir.join("ppg.h"), bumped).expect("write the newer ppg.h");
+    // ppg.hpp includes the ppg.h next to it.
+    std::fs::copy(root().join("include/ppg.hpp"), dir.join("ppg.hpp")).expect("copy ppg.hpp");
+
+    let exe = dir.join("test_ppg_hpp-newer-header");
+    cxx(
+        "g++",
+        "test_ppg_hpp.cpp",
+        &["-std=c++17", "-DPPG_TEST_EXPECT_MISMATCH"],
+        &[&dir],
+        &exe,
+        true,
+    );
+    let out = run("test_ppg_hpp (newer header)", &mut Command::new(&exe));
+    let want = format!(
+        "(ppg.h {major}.{minor}.{}, libppg {major}.{minor}.{patch})",
+        patch + 1
+    );
+    assert!(
+        out.contains(&want),
+        "the version mismatch should read {want:?}:\n{out}"
+    );
+    assert!(
+        out.contains("all checks passed"),
+        "test_ppg_hpp (newer header) failed"
+    );
+    clean(&[&dir]);
+}
+
 #[test]
 fn go_package_tests_pass() {
     if !require(
@@ -219,9 +411,18 @@ fn go_package_tests_pass() {
     ) {
         return;
     }
-    // The module links libppg through `#cgo pkg-config: ppg`, as a user's build does; here
-    // a pkg-config file names this build's header and library (the consumers suite builds
-    // it against the installed release instead), and the test loads libppg.so from there.
+    let out = go_test("go test (go/)", &["-v", "./..."], &[]);
+    assert!(out.contains("PASS"), "go test printed no PASS");
+}
+
+/// `go test -count=1 ARGS` in go/ with the variables `env`, returning its output. The
+/// module links libppg through `#cgo pkg-config: ppg`, as a user's build does; here a
+/// pkg-config file names this build's header and library (the consumers suite builds it
+/// against the installed release instead), and the test loads libppg.so from there.
+/// Offline and self-contained: no module proxy, no toolchain download, and a fresh build
+/// cache each run (go does not notice that the libppg it links has changed), removed
+/// after: it is some hundred megabytes.
+fn go_test(what: &str, args: &[&str], env: &[(&str, &Path)]) -> String {
     let lib_dir = release_lib_dir();
     let pc_dir = scratch("go-pkgconfig");
     let pc = format!(
@@ -232,28 +433,27 @@ fn go_package_tests_pass() {
     );
     std::fs::write(pc_dir.join("ppg.pc"), pc)
         .unwrap_or_else(|e| panic!("cannot write ppg.pc: {e}"));
-    // Offline and self-contained: no module proxy, no toolchain download, and a fresh build
-    // cache each run (go does not notice that the libppg it links has changed).
     let work = scratch("go");
-    let out = run(
-        "go test (go/)",
-        Command::new("go")
-            .current_dir(root().join("go"))
-            .args(["test", "-count=1", "-v", "./..."])
-            .env("CGO_ENABLED", "1")
-            .env("GO111MODULE", "on")
-            .env("GOFLAGS", "-mod=mod")
-            .env("GOPROXY", "off")
-            .env("GOTOOLCHAIN", "local")
-            .env("GOCACHE", work.join("cache"))
-            .env("GOPATH", work.join("path"))
-            .env("GOTMPDIR", &work)
-            .env("PKG_CONFIG_PATH", &pc_dir)
-            .env("LD_LIBRARY_PATH", &lib_dir),
-    );
-    assert!(out.contains("PASS"), "go test printed no PASS");
-    // A fresh build cache is some hundred megabytes: leave none behind.
+    let mut go = Command::new("go");
+    go.current_dir(root().join("go"))
+        .args(["test", "-count=1"])
+        .args(args)
+        .env("CGO_ENABLED", "1")
+        .env("GO111MODULE", "on")
+        .env("GOFLAGS", "-mod=mod")
+        .env("GOPROXY", "off")
+        .env("GOTOOLCHAIN", "local")
+        .env("GOCACHE", work.join("cache"))
+        .env("GOPATH", work.join("path"))
+        .env("GOTMPDIR", &work)
+        .env("PKG_CONFIG_PATH", &pc_dir)
+        .env("LD_LIBRARY_PATH", &lib_dir);
+    for (key, value) in env {
+        go.env(key, value);
+    }
+    let out = run(what, &mut go);
     clean(&[&work, &pc_dir]);
+    out
 }
 
 #[test]
@@ -317,4 +517,127 @@ fn java_jna_test_passes() {
         "the README's Java example printed otherwise"
     );
     clean(&[&classes]);
+}
+
+/// The same answer from every door (issue 29): the rows of `tests/doors/rows.tsv` and seed 11
+/// through `ppg rerank`, the C API (`c-examples/c/doors.c`), C++ (`c-examples/cpp/doors.cpp`,
+/// ppg.hpp without exceptions), Go (`TestDoors`) and Java (`ppg.Doors`), each with its
+/// recommended recipe, EEL over 3 sessions: identical rankings. (Python's `rerank_frame` is
+/// held to `ppg rerank`'s output by the Python suite.)
+#[test]
+fn every_door_gives_the_same_rankings() {
+    if !require(
+        "doors",
+        &[
+            ("cc", "--version", "gcc (build-essential)"),
+            GXX,
+            GO,
+            JAVAC,
+            JAVA,
+        ],
+    ) {
+        return;
+    }
+    let lib_dir = release_lib_dir();
+    let root = root();
+    let rows = root.join("tests/doors/rows.tsv");
+    let work = scratch("doors");
+    run(
+        "cargo build -p ppg-cli --release",
+        Command::new(env!("CARGO"))
+            .current_dir(&root)
+            .args(["build", "-p", "ppg-cli", "--release", "--target-dir"])
+            .arg(root.join("target")),
+    );
+    let expected = run(
+        "ppg rerank (doors)",
+        Command::new(root.join("target/release/ppg"))
+            .arg("rerank")
+            .arg(&rows)
+            .args([
+                "--metric",
+                "eel",
+                "--sessions",
+                "3",
+                "--seed",
+                "11",
+                "--progress",
+                "never",
+            ]),
+    );
+    // A header and 32 items in 3 sessions.
+    assert_eq!(
+        expected.lines().count(),
+        1 + 32 * 3,
+        "ppg rerank printed {expected}"
+    );
+
+    let exe = work.join("doors");
+    run(
+        "cc doors.c",
+        Command::new("cc")
+            .args([
+                "-std=c99",
+                "-Wall",
+                "-Wextra",
+                "-Wpedantic",
+                "-Werror",
+                "-O1",
+                "-I",
+            ])
+            .arg(root.join("include"))
+            .arg(root.join("c-examples/c/doors.c"))
+            .arg(lib_dir.join("libppg.a"))
+            .args(["-lm", "-lpthread", "-ldl", "-o"])
+            .arg(&exe),
+    );
+    let c = run("doors (C)", Command::new(&exe).arg(&rows));
+    assert_eq!(c, expected, "the C door differs from ppg rerank");
+
+    let exe = work.join("doors-cpp");
+    cxx(
+        "g++",
+        "doors.cpp",
+        &["-std=c++17", "-O1", "-fno-exceptions"],
+        &[],
+        &exe,
+        true,
+    );
+    let cpp = run("doors (C++)", Command::new(&exe).arg(&rows));
+    assert_eq!(cpp, expected, "the C++ door differs from ppg rerank");
+
+    let go_out = work.join("go.tsv");
+    go_test(
+        "go test -run TestDoors (go/)",
+        &["-run", "TestDoors", "./..."],
+        &[("PPG_DOORS_ROWS", &rows), ("PPG_DOORS_OUT", &go_out)],
+    );
+    let go = std::fs::read_to_string(&go_out).expect("the Go door's output");
+    assert_eq!(go, expected, "the Go door differs from ppg rerank");
+
+    let jar = std::env::var_os("PPG_JNA_JAR")
+        .map_or_else(|| PathBuf::from("/usr/share/java/jna.jar"), PathBuf::from);
+    let classes = work.join("classes");
+    let src = root.join("c-examples/java/ppg");
+    run(
+        "javac (doors)",
+        Command::new("javac")
+            .args(["-Xlint:all", "-Werror", "-cp"])
+            .arg(&jar)
+            .arg("-d")
+            .arg(&classes)
+            .args(["Ppg.java", "PpgLibrary.java", "Doors.java"].map(|f| src.join(f))),
+    );
+    let class_path = std::env::join_paths([&classes, &jar]).expect("a class path");
+    let java = run(
+        "java ppg.Doors",
+        Command::new("java")
+            .arg("-cp")
+            .arg(class_path)
+            .arg(format!("-Djna.library.path={}", lib_dir.display()))
+            .arg("ppg.Doors")
+            .arg(&rows),
+    );
+    assert_eq!(java, expected, "the Java door differs from ppg rerank");
+    clean(&[&work]);
 }

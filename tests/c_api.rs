@@ -72,18 +72,30 @@ fn a_program_built_against_an_older_or_newer_header() {
     let dir = root.join("target/c-examples/header-versions");
     let _ = std::fs::remove_dir_all(&dir);
     let header = std::fs::read_to_string(root.join("include/ppg.h")).expect("include/ppg.h");
-    let newest = "  bool grow;\n";
-    assert_eq!(
-        header.matches(newest).count(),
-        1,
-        "ppg.h declares `{newest}` once"
-    );
+    // ppg_train_config's newest fields (issue 29); the old copy is the layout before them.
+    let newest = [
+        "  bool intra;\n",
+        "  bool hold;\n",
+        "  bool certify;\n",
+        "  double certify_tolerance;\n",
+    ];
+    for field in newest {
+        assert_eq!(
+            header.matches(field).count(),
+            1,
+            "ppg.h declares `{field}` once"
+        );
+    }
+    let old = newest
+        .iter()
+        .fold(header.clone(), |h, field| h.replace(field, ""));
+    let last = newest[newest.len() - 1];
     let copies = [
-        ("old", header.replace(newest, ""), "-DPPG_HEADER_OLD"),
+        ("old", old, "-DPPG_HEADER_OLD"),
         ("current", header.clone(), "-DPPG_HEADER_CURRENT"),
         (
             "newer",
-            header.replace(newest, &format!("{newest}  double appended_later;\n")),
+            header.replace(last, &format!("{last}  double appended_later;\n")),
             "-DPPG_HEADER_NEWER",
         ),
     ];
@@ -123,14 +135,14 @@ fn a_program_built_against_an_older_or_newer_header() {
     };
     let old = report(&programs[0], &[]);
     let current = report(&programs[1], &[]);
-    let grown = report(&programs[1], &["grow"]);
+    let held = report(&programs[1], &["hold"]);
     assert_eq!(
         old, current,
-        "the old header's missing grow is not its default (false)"
+        "the old header's missing hold and certify are not off"
     );
     assert_ne!(
-        current, grown,
-        "grow changes the run, so the comparison above means something"
+        current, held,
+        "hold changes the run, so the comparison above means something"
     );
     let newer = run("header_versions (newer)", &mut Command::new(&programs[2]));
     assert!(newer.contains("newer header refused"), "{newer}");

@@ -1,13 +1,16 @@
 /*
  * header_versions: one program compiled against three copies of ppg.h, run against the
  * current library (tests/c_api.rs builds them):
- *   -DPPG_HEADER_OLD     a copy without ppg_train_config's newest field (`grow`);
+ *   -DPPG_HEADER_OLD     a copy without ppg_train_config's newest fields (`intra`, `hold`,
+ *                        `certify`, `certify_tolerance`: the previous 0.2 layout);
  *   (nothing)            the current header;
  *   -DPPG_HEADER_NEWER   a copy with a field appended to ppg_train_config.
  * Every byte after the caller's structs is set to 1 first, so a library that read past
- * the caller's struct_size would see `grow` true, and one that wrote past it would change
- * a byte: both are checked. Prints the training's report, which the test compares across
- * the copies; `header_versions grow` sets grow (current header only).
+ * the caller's struct_size would see `hold` and `certify` true, and one that wrote past it
+ * would change a byte: both are checked. Prints the training's report, which the test
+ * compares across the copies: the fields the old header lacks read as off, so the current
+ * header turns them off to compare; `header_versions hold` turns hold on (current header
+ * only).
  */
 #include "ppg.h"
 
@@ -32,7 +35,7 @@ static int untouched(const unsigned char *bytes, size_t len) {
 }
 
 int main(int argc, char **argv) {
-    int grow = argc > 1 && strcmp(argv[1], "grow") == 0;
+    int hold = argc > 1 && strcmp(argv[1], "hold") == 0;
     if (PPG_CHECK_VERSION() != PPG_STATUS_OK) FAIL("PPG_CHECK_VERSION refused");
     struct {
         ppg_train_config config;
@@ -48,7 +51,7 @@ int main(int argc, char **argv) {
 #ifdef PPG_HEADER_NEWER
     /* A header newer than the library: refused, nothing written, and so is a struct
      * carrying its size into a training call. */
-    (void)grow;
+    (void)hold;
     if (status != PPG_STATUS_VERSION_MISMATCH) FAIL("_default took a newer struct_size");
     if (!untouched((const unsigned char *)&c, sizeof c)) FAIL("_default wrote a newer struct");
     ppg_engine *engine = NULL;
@@ -69,9 +72,10 @@ int main(int argc, char **argv) {
     if (!untouched(c.after, sizeof c.after)) FAIL("_default wrote past the caller's struct");
     c.config.score_input = true;
 #ifndef PPG_HEADER_OLD
-    c.config.grow = grow;
+    c.config.hold = hold;
+    c.config.certify = false;
 #else
-    if (grow) FAIL("the old header has no grow");
+    if (hold) FAIL("the old header has no hold");
 #endif
     ppg_objective_config objective;
     ppg_objective_config_default(&objective);

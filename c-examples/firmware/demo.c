@@ -153,7 +153,8 @@ static void train(void) {
   check("ppg_engine_keep_order_within_groups", ppg_engine_keep_order_within_groups(engine));
   ppg_train_config config;
   ppg_objective_config objective;
-  check("ppg_train_config_default", ppg_train_config_default(&config));
+  /* The golden run is the paper's reference run, as the Rust image's. */
+  check("ppg_train_config_reference", ppg_train_config_reference(&config));
   check("ppg_objective_config_default", ppg_objective_config_default(&objective));
   ppg_train_report report;
   check("ppg_train_report_default", ppg_train_report_default(&report));

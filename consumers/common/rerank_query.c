@@ -2,7 +2,8 @@
  * the consumer projects (scripts/suites/consumers.sh builds it against dist/ alone, for the
  * host through pkg-config and for the Cortex-M4F; platform.h is c-examples/firmware's).
  *
- * It prints two blocks of tab-separated lines:
+ * The query and its seed are query.h's (the C++ consumer re-ranks the same). It prints two
+ * blocks of tab-separated lines:
  *   input   the query as `ppg rerank`'s input file (qid item score group);
  *   output  its re-ranking as `ppg rerank --sessions 2 --seed 7` prints it
  *           (qid session rank item);
@@ -11,7 +12,7 @@
  * The CLI's default recipe in C calls (ppg-cli/src/rerank.rs, rerank_query.rs,
  * optimise.rs): the starting ranking by score, descending, ties later row first; the
  * score as utility (no label column); groups numbered in order of first appearance; the
- * query's seed derived from --seed and its index (ppg-cli/src/seed.rs, SplitMix64);
+ * query's seed derived from --seed and its index (ppg_query_seed, as ppg rerank's);
  * items of a group held in order for the first part of the run; the input ranking
  * scored; growing over sessions; EEL with 5 grade levels and the exposure counted from
  * rank 1; 50 epochs of 16 samples, learning rate 0.4, patience 20. No C library needed. */
@@ -19,25 +20,7 @@
 
 #include "platform.h"
 #include "ppg.h"
-
-#define SEED 7u     /* the CLI's --seed */
-#define SESSIONS 2u /* the CLI's --sessions */
-#define BATCH 16u   /* the CLI's --batch (default) */
-#define N 16u
-
-static const char *const QID = "q1";
-/* Rows in file order: item, score in hundredths (327 is 3.27: the CLI's parse of "3.27"
- * and 327.0 / 100.0 are the same double), group. */
-static const struct {
-  const char *item;
-  uint32_t hundredths;
-  const char *group;
-} ROWS[N] = {
-    {"d01", 912, "A"}, {"d02", 887, "A"}, {"d03", 860, "B"}, {"d04", 845, "A"},
-    {"d05", 801, "A"}, {"d06", 799, "B"}, {"d07", 754, "A"}, {"d08", 703, "A"},
-    {"d09", 688, "B"}, {"d10", 650, "A"}, {"d11", 612, "A"}, {"d12", 590, "B"},
-    {"d13", 577, "A"}, {"d14", 530, "B"}, {"d15", 498, "A"}, {"d16", 455, "A"},
-};
+#include "query.h"
 
 static _Alignas(16) unsigned char engine_mem[1 << 16];
 
@@ -77,16 +60,6 @@ static int same(const char *a, const char *b) {
   return *a == *b;
 }
 
-/* ppg-cli/src/seed.rs: SplitMix64's finaliser, and the seed of query `index`. */
-static uint64_t mix(uint64_t z) {
-  z += 0x9e3779b97f4a7c15u;
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
-  return z ^ (z >> 31);
-}
-
-static uint64_t query_seed(uint64_t seed, uint64_t index) { return mix(mix(seed) ^ mix(index)); }
-
 int main(void) {
   ppg_status status = PPG_CHECK_VERSION();
   if (status != PPG_STATUS_OK) {
@@ -97,61 +70,63 @@ int main(void) {
   }
 
   platform_write("input\tqid\titem\tscore\tgroup\n");
-  for (uint32_t r = 0; r < N; r++) {
+  for (uint32_t r = 0; r < QUERY_ROWS; r++) {
     platform_write("input\t");
-    platform_write(QID);
+    platform_write(QUERY_ID);
     platform_write("\t");
-    platform_write(ROWS[r].item);
+    platform_write(QUERY[r].item);
     platform_write("\t");
-    put_hundredths(ROWS[r].hundredths);
+    put_hundredths(QUERY[r].hundredths);
     platform_write("\t");
-    platform_write(ROWS[r].group);
+    platform_write(QUERY[r].group);
     platform_write("\n");
   }
 
   /* The starting ranking: a stable sort by ascending score, reversed. */
-  uint32_t order[N];
-  for (uint32_t k = 0; k < N; k++) {
+  uint32_t order[QUERY_ROWS];
+  for (uint32_t k = 0; k < QUERY_ROWS; k++) {
     uint32_t row = k, j = k;
-    while (j > 0 && ROWS[order[j - 1]].hundredths > ROWS[row].hundredths) {
+    while (j > 0 && QUERY[order[j - 1]].hundredths > QUERY[row].hundredths) {
       order[j] = order[j - 1];
       j--;
     }
     order[j] = row;
   }
-  for (uint32_t a = 0, b = N - 1; a < b; a++, b--) {
+  for (uint32_t a = 0, b = QUERY_ROWS - 1; a < b; a++, b--) {
     uint32_t t = order[a];
     order[a] = order[b];
     order[b] = t;
   }
   /* Groups numbered by first appearance in the file, items named by their row. */
-  uint32_t group_of[N], groups = 0;
-  for (uint32_t r = 0; r < N; r++) {
+  uint32_t group_of[QUERY_ROWS], groups = 0;
+  for (uint32_t r = 0; r < QUERY_ROWS; r++) {
     group_of[r] = groups;
     for (uint32_t q = 0; q < r; q++) {
-      if (same(ROWS[q].group, ROWS[r].group)) {
+      if (same(QUERY[q].group, QUERY[r].group)) {
         group_of[r] = group_of[q];
         break;
       }
     }
     groups += group_of[r] == groups;
   }
-  ppg_item items[N];
-  for (uint32_t k = 0; k < N; k++) {
+  ppg_item items[QUERY_ROWS];
+  for (uint32_t k = 0; k < QUERY_ROWS; k++) {
     items[k].id = order[k];
-    items[k].utility = (double)ROWS[order[k]].hundredths / 100.0;
+    items[k].utility = (double)QUERY[order[k]].hundredths / 100.0;
     items[k].group = group_of[order[k]];
   }
 
   size_t size, align;
-  status = ppg_engine_layout(PPG_METHOD_PPG, N, SESSIONS, BATCH, &size, &align);
+  status = ppg_engine_layout(PPG_METHOD_PPG, QUERY_ROWS, QUERY_SESSIONS, QUERY_BATCH, &size,
+                             &align);
   if (status != PPG_STATUS_OK) return fail("ppg_engine_layout", status);
   if (size > sizeof engine_mem || align > 16) return fail("engine_mem too small", status);
   ppg_engine *engine;
-  status = ppg_engine_init(engine_mem, sizeof engine_mem, PPG_METHOD_PPG, N, SESSIONS, BATCH,
-                           query_seed(SEED, 0), &engine);
+  status = ppg_engine_init(engine_mem, sizeof engine_mem, PPG_METHOD_PPG, QUERY_ROWS,
+                           QUERY_SESSIONS, QUERY_BATCH, ppg_query_seed(QUERY_SEED, 0),
+                           &engine);
   if (status != PPG_STATUS_OK) return fail("ppg_engine_init", status);
-  status = ppg_engine_set_query(engine, items, N, SESSIONS);
+  status = ppg_engine_set_query(engine, items, QUERY_ROWS, QUERY_SESSIONS);
   if (status != PPG_STATUS_OK) return fail("ppg_engine_set_query", status);
   status = ppg_engine_hold_order_within_groups(engine);
   if (status != PPG_STATUS_OK) return fail("ppg_engine_hold_order_within_groups", status);
@@ -166,21 +141,21 @@ int main(void) {
   config.grow = true;
   status = ppg_engine_train_builtin(engine, &config, &objective, &report);
   if (status != PPG_STATUS_OK) return fail("ppg_engine_train_builtin", status);
-  uint64_t best[N * SESSIONS];
-  status = ppg_engine_best(engine, best, N * SESSIONS, NULL);
+  uint64_t best[QUERY_ROWS * QUERY_SESSIONS];
+  status = ppg_engine_best(engine, best, QUERY_ROWS * QUERY_SESSIONS, NULL);
   if (status != PPG_STATUS_OK) return fail("ppg_engine_best", status);
 
   platform_write("output\tqid\tsession\trank\titem\n");
-  for (uint32_t s = 0; s < SESSIONS; s++) {
-    for (uint32_t rank = 0; rank < N; rank++) {
+  for (uint32_t s = 0; s < QUERY_SESSIONS; s++) {
+    for (uint32_t rank = 0; rank < QUERY_ROWS; rank++) {
       platform_write("output\t");
-      platform_write(QID);
+      platform_write(QUERY_ID);
       platform_write("\t");
       put_u64(s + 1);
       platform_write("\t");
       put_u64(rank + 1);
       platform_write("\t");
-      platform_write(ROWS[best[s * N + rank]].item);
+      platform_write(QUERY[best[s * QUERY_ROWS + rank]].item);
       platform_write("\n");
     }
   }

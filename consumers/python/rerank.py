@@ -13,5 +13,6 @@ import ppg
 path, seed, sessions, out = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
 rows = pd.read_csv(path, sep="\t", dtype={"qid": str, "item": str, "group": str})
 ranked = ppg.rerank_frame(rows, seed=seed, sessions=sessions)
-ranked.to_csv(out, sep="\t", index=False)
+# The columns `ppg rerank` writes; the certificate's (certified, gap) are its --report's.
+ranked[["qid", "session", "rank", "item"]].to_csv(out, sep="\t", index=False)
 print(f"ppg {ppg.__version__} from {ppg.__file__}")

@@ -38,6 +38,15 @@ pub enum MetricArg {
     NdcgMix,
 }
 
+/// How `rerank` finds each query's rankings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum RerankMethodArg {
+    /// PPG search with the recommended recipe (see RECIPE in --help).
+    Ppg,
+    /// The exact optimum's rankings (DTR or EEL alone, two groups; see METHODS in --help).
+    Exact,
+}
+
 /// A fairness metric.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum FairnessArg {
@@ -195,8 +204,23 @@ RECIPE
   search stops far from the optimum on long lists (TREC 2020, true labels, DTR: 1.858
   against the optimum's 1.810; held first, 1.810 at every number of sessions), for
   about twice the training again. --no-hold trains with every pair free from the start.
+  Every run stops as soon as its best cost is within --certify (default 1e-8) of the
+  cost's exact optimum at its number of sessions, where the cost has one (DTR or EEL
+  alone, two groups): in every stage of a grown run and both parts of a held one. Such a
+  query is certified; its gap is its cost minus the optimum. --report writes each
+  query's costs, bound and certificate; the summary line on stderr counts the certified
+  queries and gives the largest gap. --no-certify trains on until patience runs out.
   --reference-run is exactly the paper's recipe (the input is not scored, no growing,
-  no holding).
+  no holding, no certificate).
+
+METHODS
+  --method ppg (default) is PPG search with the recipe above. --method exact returns
+  the exact optimum's rankings (two-group DTR or EEL alone, no NDCG mix): the cost's
+  minimum over every S-tuple of rankings, found by a search over how often group 0
+  holds each position, with the items of a group in order of utility. It is
+  deterministic, needs no seed, and is certified unless its search gives up at its node
+  budget (then its best rankings, uncertified). A query with one group keeps its input
+  ranking under either method.
 
   Queries run in parallel (--threads); each query's seed is derived from --seed and its
   index, so the output is the same whatever the thread count. Output is in input order.
@@ -288,9 +312,24 @@ pub struct RerankArgs {
     #[arg(long, conflicts_with = "reference_run")]
     pub no_hold: bool,
     /// Exactly the paper's reference recipe: the input ranking is not scored first, the
-    /// sessions are not grown.
+    /// sessions are not grown, no certificate.
     #[arg(long)]
     pub reference_run: bool,
+    /// How each query is re-ranked (see METHODS in --help).
+    #[arg(long, value_enum, default_value_t = RerankMethodArg::Ppg)]
+    pub method: RerankMethodArg,
+    /// Stop a run once its cost is within this of the exact optimum, where the cost has one
+    /// (see RECIPE in --help).
+    #[arg(long, default_value_t = ppg_core::recipe::CERTIFY_TOLERANCE, conflicts_with_all = ["reference_run", "no_certify"])]
+    pub certify: f64,
+    /// Train on until patience runs out, without computing the optimum.
+    #[arg(long, conflicts_with = "reference_run")]
+    pub no_certify: bool,
+    /// Write each query's costs and certificate here, tab-separated: qid, cost_before,
+    /// cost_after, bound, bound_exact, certified, gap (bound and gap empty where the cost
+    /// has no bound).
+    #[arg(long)]
+    pub report: Option<PathBuf>,
     /// EEL grade levels when optimising.
     #[arg(long, default_value_t = 5)]
     pub levels: u32,

@@ -90,7 +90,7 @@ pub fn section(w: &mut String, sections: &[(&str, Vec<&Cell>)]) {
 const HOW: &str = "
 `bound` is not a ranker: it is the least value the metric can take over S deterministic
 rankings of each query, averaged over the valid queries like every other row
-(`ppg-cli/src/bound.rs`). Both metrics depend on the rankings only through the total
+(`ppg_core::objective::bound`). Both metrics depend on the rankings only through the total
 exposure that group 0 receives over the S sessions, and that total is `sum_r c_r e_r`,
 `c_r` the number of sessions in which group 0 holds position r (any counts between 0 and S
 summing to S times the size of group 0 come from S rankings). A branch and bound over these

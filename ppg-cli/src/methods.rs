@@ -1,14 +1,15 @@
 //! The rows of the reproduction tables: each method's name, recipe, and how it turns one
 //! query into `S` rankings.
 
-use ppg_cli::bound::{self as optimum, Shape};
 use ppg_cli::foe::{self, FoeVariant};
-use ppg_core::{Gradient, PlConfig, PlackettLuce, Ppg, Rng, SamplerMode, TrainConfig};
+use ppg_cli::rerank_query;
+use ppg_core::objective::bound::{self as optimum, Counts, Shape};
+use ppg_core::{Gradient, PlConfig, PlackettLuce, Ppg, Recipe, Rng, SamplerMode, TrainConfig};
 
 use crate::cli::DataUtility;
 use crate::data::Query;
 use ppg_cli::cost::{evaluate, Cost, CostSpec, Eval, Metric, Tables};
-use ppg_cli::optimise::{self, ranking_by, PpgRecipe};
+use ppg_cli::optimise::{self, ranking_by};
 
 /// The paper's rows, in the order of its tables.
 pub const PAPER_METHODS: [&str; 8] = [
@@ -32,16 +33,24 @@ pub const OUR_VARIANTS: [&str; 6] = [
     "ppg-intra-grow",
 ];
 
-/// The exact optimum of each metric over S deterministic rankings (`ppg_cli::bound`).
+/// The exact optimum of each metric over S deterministic rankings
+/// (`ppg_core::objective::bound`).
 pub const BOUND: &str = "bound";
 
-/// The methods `reproduce` runs when none are named: the paper's rows, our variants, and
-/// the bound under them all.
+/// The exact optimum's rankings of the optimisation's cost (`ppg rerank --method exact`).
+pub const EXACT: &str = "exact";
+
+/// The core's recommended recipe (`ppg rerank`'s default): `ppg-held-grow-scored`, certified
+/// against the optimisation cost's exact optimum.
+pub const RECIPE: &str = "recipe";
+
+/// The methods `reproduce` runs when none are named: the paper's rows, our variants, the
+/// recommended recipe, the exact rankings, and the bound under them all.
 pub fn default_methods() -> impl Iterator<Item = &'static str> {
     PAPER_METHODS
         .into_iter()
         .chain(OUR_VARIANTS)
-        .chain(std::iter::once(BOUND))
+        .chain([RECIPE, EXACT, BOUND])
 }
 
 /// EEL grade levels when optimising (the protocol's 5).
@@ -70,8 +79,13 @@ pub enum Kind {
     Ltr,
     Ideal,
     Foe(FoeVariant),
-    /// Not a ranker: the least value any S rankings can have (`ppg_cli::bound`).
+    /// Not a ranker: the least value any S rankings can have
+    /// (`ppg_core::objective::bound`).
     Bound,
+    /// The rankings of the optimisation cost's exact optimum (`--method exact`).
+    Exact,
+    /// The core's recommended recipe, certified (`ppg rerank`'s default).
+    Recipe,
 }
 
 /// A row: the name the user gave and what it runs.
@@ -97,6 +111,8 @@ impl Method {
             "ltr" => Kind::Ltr,
             "ideal" => Kind::Ideal,
             BOUND => Kind::Bound,
+            EXACT => Kind::Exact,
+            RECIPE => Kind::Recipe,
             "foe-soft" => Kind::Foe(FoeVariant::Soft),
             "foe-hard" => Kind::Foe(FoeVariant::Hard),
             _ => {
@@ -134,7 +150,7 @@ impl Method {
     pub fn sampler(&self) -> &'static str {
         match self.kind {
             Kind::Ppg(v) if v.corrected => "corrected",
-            Kind::Ppg(_) => "uncorrected",
+            Kind::Ppg(_) | Kind::Recipe => "uncorrected",
             _ => "-",
         }
     }
@@ -143,7 +159,7 @@ impl Method {
     pub fn gradient(&self) -> &'static str {
         match self.kind {
             Kind::Ppg(v) if v.exact => "exact",
-            Kind::Ppg(_) => "approximate",
+            Kind::Ppg(_) | Kind::Recipe => "approximate",
             Kind::Pl(_) => "exact (PL score)",
             _ => "-",
         }
@@ -162,11 +178,19 @@ impl Method {
 
     /// Whether the row involves no randomness (one run is all runs).
     pub fn deterministic(&self) -> bool {
-        matches!(self.kind, Kind::Ltr | Kind::Ideal | Kind::Bound)
+        matches!(
+            self.kind,
+            Kind::Ltr | Kind::Ideal | Kind::Bound | Kind::Exact
+        )
     }
 
     pub fn needs_ppg(&self) -> bool {
-        matches!(self.kind, Kind::Ppg(_))
+        matches!(self.kind, Kind::Ppg(_) | Kind::Recipe)
+    }
+
+    /// Whether the row certifies its queries against the optimisation cost's optimum.
+    pub fn certifies(&self) -> bool {
+        matches!(self.kind, Kind::Recipe | Kind::Exact)
     }
 
     pub fn needs_pl(&self) -> bool {
@@ -176,7 +200,7 @@ impl Method {
 
 fn unknown(name: &str) -> String {
     format!(
-        "unknown method \"{name}\": expected pl, pl-lr<rate>, rand, ltr, ideal, foe-soft, foe-hard, bound or \
+        "unknown method \"{name}\": expected pl, pl-lr<rate>, rand, ltr, ideal, foe-soft, foe-hard, recipe, exact, bound or \
          ppg[-intra][-exact][-corrected][-baseline][-scored][-grow][-held]"
     )
 }
@@ -219,6 +243,9 @@ pub fn run(
         Kind::Ltr => Ok(ranking_by(&q.ltr).repeat(s)),
         Kind::Ideal => Ok(ranking_by(&q.label).repeat(s)),
         Kind::Bound => bound(setup.metric, q, s, setup.tables).map(|b| b.1),
+        Kind::Exact | Kind::Recipe => {
+            certified(method, setup, q, seed, engines).map(|r| r.rankings)
+        }
         Kind::Rand => {
             let mut rng = Rng::new(seed);
             let mut out = Vec::with_capacity(n * s);
@@ -244,9 +271,12 @@ pub fn run(
             let order = ranking_by(utility);
             let utility_s = optimise::permute(utility, &order);
             let group_s = optimise::permute(&q.group, &order);
-            let mut cost = Cost::new(&spec(setup.metric), &utility_s, &group_s, setup.tables)
+            let view = setup.tables.view();
+            let spec = spec(setup.metric);
+            let mut scratch = ppg_cli::cost::scratch(&spec, utility_s.len());
+            let mut cost = Cost::new(&spec, &utility_s, &group_s, &view, &mut scratch)
                 .map_err(engine_error)?;
-            let recipe = PpgRecipe {
+            let recipe = Recipe {
                 train: TrainConfig {
                     sampler: if v.corrected {
                         SamplerMode::Corrected
@@ -261,6 +291,7 @@ pub fn run(
                     baseline: v.baseline,
                     score_input: v.scored,
                     grow: v.grow,
+                    certify: None,
                     ..setup.train
                 },
                 intra: v.intra,
@@ -276,7 +307,10 @@ pub fn run(
             let order = ranking_by(utility);
             let utility_s = optimise::permute(utility, &order);
             let group_s = optimise::permute(&q.group, &order);
-            let mut cost = Cost::new(&spec(setup.metric), &utility_s, &group_s, setup.tables)
+            let view = setup.tables.view();
+            let spec = spec(setup.metric);
+            let mut scratch = ppg_cli::cost::scratch(&spec, utility_s.len());
+            let mut cost = Cost::new(&spec, &utility_s, &group_s, &view, &mut scratch)
                 .map_err(engine_error)?;
             // The logits start at the utility itself (label 0/1, grade 0..4): the policy
             // starts near the input ranking, as PPG's reference does.
@@ -291,6 +325,56 @@ pub fn run(
             Ok(optimise::to_items(&sample, &order))
         }
     }
+}
+
+/// The rows that certify (`recipe`, `exact`) on query `q`: their rankings and
+/// certificates, against the optimisation cost (the row's utility, EEL with 5 levels).
+///
+/// # Errors
+/// The engine's or the search's refusal of the query.
+pub fn certified(
+    method: &Method,
+    setup: &Setup,
+    q: &Query,
+    seed: u64,
+    engines: &mut Engines,
+) -> Result<rerank_query::Reranked, String> {
+    let utility = match setup.utility {
+        DataUtility::Label => &q.label,
+        DataUtility::Ltr => &q.ltr,
+    };
+    let (spec, s) = (spec(setup.metric), setup.sessions);
+    if method.kind == Kind::Exact {
+        return rerank_query::exact(utility, utility, &q.group, &spec, s, setup.tables);
+    }
+    let recommended = Recipe::recommended();
+    let recipe = Recipe {
+        train: TrainConfig {
+            score_input: recommended.train.score_input,
+            grow: recommended.train.grow,
+            certify: recommended.train.certify,
+            ..setup.train
+        },
+        initial_weight: setup.initial_weight,
+        ..recommended
+    };
+    let engine = engines
+        .ppg
+        .as_mut()
+        .expect("a PPG engine for the recipe row");
+    rerank_query::rerank(
+        engine,
+        seed,
+        utility,
+        utility,
+        &q.group,
+        &spec,
+        &recipe,
+        s,
+        setup.tables,
+        &|| false,
+    )
+    .map_err(|e| e.to_string())
 }
 
 /// The bound row of query `q`: the evaluation's metric at its optimum over `sessions`
@@ -327,15 +411,31 @@ pub fn bound(
         }
     };
     let group0 = q.group.iter().filter(|&&g| g == 0).count();
+    let (mut prefix, mut walk, mut best) = (vec![0.0; n + 1], vec![0; n], vec![0; n]);
+    let counts = Counts {
+        walk: &mut walk,
+        best: &mut best,
+    };
     let b = optimum::solve(
         shape,
         &tables.exposure[..n],
         group0,
         sessions,
         optimum::BUDGET,
+        &mut prefix,
+        Some(counts),
     )
     .map_err(|e| e.to_string())?;
-    let ranking = optimum::witness(&b.counts, &q.group, &q.label, sessions);
+    let (mut order, mut ranking) = (vec![0; n], vec![0; n * sessions]);
+    optimum::witness(
+        &best,
+        &q.group,
+        &q.label,
+        sessions,
+        &mut order,
+        &mut ranking,
+    )
+    .map_err(|e| e.to_string())?;
     let witnessed = evaluate(metric, &q.label, &q.group, &ranking, sessions, tables)
         .map_err(|e| e.to_string())?;
     let eval = Eval {
@@ -347,11 +447,5 @@ pub fn bound(
 
 /// The optimisers' cost for `metric`: the protocol's EEL has 5 levels when optimising.
 fn spec(metric: Metric) -> CostSpec {
-    CostSpec {
-        metric,
-        levels: OPTIMISE_LEVELS,
-        ndcg: None,
-        browse: ppg_core::objective::Browse::OFFICIAL,
-        level: ppg_core::objective::Level::Group,
-    }
+    CostSpec::new(metric, OPTIMISE_LEVELS, None)
 }

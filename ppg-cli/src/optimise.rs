@@ -3,26 +3,7 @@
 //! Item ids here are positions in the query's starting ranking (what the engines expect);
 //! [`to_items`] maps a result back to the caller's item ids.
 
-use ppg_core::{Error, Objective, PlConfig, PlackettLuce, Ppg, TrainConfig};
-
-/// A PPG training recipe: the trainer's configuration, whether items of the same group
-/// keep their starting order (the paper's intra-group constraint) always or only for the
-/// first part of a run, and the weight every unconstrained pair starts from.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct PpgRecipe {
-    /// The trainer's configuration.
-    pub train: TrainConfig,
-    /// Items of the same group keep their starting order.
-    pub intra: bool,
-    /// Without `intra`: items of the same group keep their order for the first part of
-    /// each run, then are free ([`Ppg::hold_order_within`]).
-    pub hold: bool,
-    /// The weight every unconstrained pair starts from.
-    pub initial_weight: f32,
-}
-
-/// The paper's initial weight of every unconstrained pair.
-pub const INITIAL_WEIGHT: f32 = 0.5;
+use ppg_core::{Error, Objective, PlConfig, PlackettLuce, Ppg, Recipe};
 
 /// Trains a fresh PPG over `sessions` sessions of the list whose item at starting
 /// position `k` is in group `group[k]`, and returns the best ranking found (the starting
@@ -36,7 +17,7 @@ pub fn ppg(
     group: &[u8],
     sessions: usize,
     cost: &mut impl Objective,
-    recipe: &PpgRecipe,
+    recipe: &Recipe,
 ) -> Result<Vec<u16>, Error> {
     engine.reseed(seed);
     engine.start(group.len(), sessions, recipe.initial_weight)?;
@@ -86,10 +67,10 @@ pub fn permute<T: Copy>(values: &[T], order: &[u16]) -> Vec<T> {
 }
 
 /// The protocol's starting ranking: by `utility`, descending; ties: the later row first
-/// (a stable ascending sort, reversed). `order[k]` is the row at position `k`.
+/// (a stable ascending sort, reversed). `order[k]` is the row at position `k`
+/// (`ppg_core::recipe::ranking_by`).
 pub fn ranking_by(utility: &[f64]) -> Vec<u16> {
-    let mut order: Vec<u16> = (0..utility.len() as u16).collect();
-    order.sort_by(|&a, &b| utility[usize::from(a)].total_cmp(&utility[usize::from(b)]));
-    order.reverse();
+    let mut order = vec![0u16; utility.len()];
+    ppg_core::recipe::ranking_by(utility, &mut order).expect("a list the engine takes");
     order
 }

@@ -9,7 +9,7 @@ use ppg_core::objective::RankStart;
 use ppg_core::{Dims, PlConfig, PlackettLuce, Ppg, TrainConfig};
 
 use ppg_cli::cost::{evaluate, Eval, Metric, Tables};
-use ppg_cli::seed;
+use ppg_core::seed;
 use rayon::prelude::*;
 
 use crate::cli::{DataUtility, FairnessArg, ReproduceArgs};
@@ -39,7 +39,15 @@ pub struct Cell {
     /// The bound row only: valid queries where the search was cut, so that the value is
     /// a proven lower bound rather than the exact optimum (0 elsewhere).
     pub bounded: usize,
+    /// The certifying rows only (`recipe`, `exact`): query runs certified against the
+    /// optimisation cost's optimum, and the largest gap above it (`None` elsewhere).
+    pub certified: usize,
+    pub largest_gap: Option<f64>,
 }
+
+/// One task's result: the evaluation, whether a bound row's value is exact, and a
+/// certifying row's certificate (certified, gap).
+type Done = (Eval, bool, Option<(bool, Option<f64>)>);
 
 /// A data set and the settings every cell shares.
 pub struct Experiment {
@@ -121,6 +129,8 @@ impl Experiment {
             runs,
             seconds: 0.0,
             bounded: 0,
+            certified: 0,
+            largest_gap: None,
         };
         if !method.supports(metric) || valid.is_empty() {
             return Ok(cell);
@@ -173,7 +183,7 @@ impl Experiment {
         let pl_bytes = bytes(method.needs_pl(), PlackettLuce::bytes(dims));
         // One task: run t / |valid| on query valid[t % |valid|], its seed derived from
         // both, on engines laid out in this worker's memory.
-        let task = |mem: &mut (Vec<u8>, Vec<u8>), t: usize| -> Result<(Eval, bool)> {
+        let task = |mem: &mut (Vec<u8>, Vec<u8>), t: usize| -> Result<Done> {
             let (run, k) = (t / valid.len(), valid[t % valid.len()]);
             let q = &self.queries[k];
             let fail =
@@ -192,22 +202,28 @@ impl Experiment {
                     None
                 },
             };
-            let (eval, exact) = if method.kind == Kind::Bound {
+            let evaluated = |ranking: &[u16]| {
+                evaluate(metric, &q.label, &q.group, ranking, sessions, &self.tables)
+                    .map_err(|e| fail(e.to_string()))
+            };
+            let task_seed = seed::derive(self.seed, &[run as u64, k as u64]);
+            let done = if method.kind == Kind::Bound {
                 let (eval, _, exact) =
                     methods::bound(metric, q, sessions, &self.tables).map_err(fail)?;
-                (eval, exact)
+                (eval, exact, None)
+            } else if method.certifies() {
+                let r =
+                    methods::certified(method, &setup, q, task_seed, &mut engines).map_err(fail)?;
+                (evaluated(&r.rankings)?, true, Some((r.certified, r.gap())))
             } else {
-                let task_seed = seed::derive(self.seed, &[run as u64, k as u64]);
                 let ranking =
                     methods::run(method, &setup, q, task_seed, &mut engines).map_err(fail)?;
-                let eval = evaluate(metric, &q.label, &q.group, &ranking, sessions, &self.tables)
-                    .map_err(|e| fail(e.to_string()))?;
-                (eval, true)
+                (evaluated(&ranking)?, true, None)
             };
             bar.inc(1);
-            Ok((eval, exact))
+            Ok(done)
         };
-        let outcomes: Vec<(usize, Result<(Eval, bool)>)> = pool.install(|| {
+        let outcomes: Vec<(usize, Result<Done>)> = pool.install(|| {
             order
                 .par_iter()
                 .with_max_len(1)
@@ -219,7 +235,7 @@ impl Experiment {
         });
         bar.finish_and_clear();
         // Results by task index, whatever thread ran them; the first error in task order.
-        let mut slots: Vec<Option<(Eval, bool)>> = (0..count).map(|_| None).collect();
+        let mut slots: Vec<Option<Done>> = (0..count).map(|_| None).collect();
         let mut first_error: Option<(usize, CliError)> = None;
         for (t, outcome) in outcomes {
             match outcome {
@@ -230,7 +246,7 @@ impl Experiment {
                 Err(_) => {}
             }
         }
-        let evals: Result<Vec<(Eval, bool)>> = match first_error {
+        let evals: Result<Vec<Done>> = match first_error {
             Some((_, e)) => Err(e),
             None => Ok(slots
                 .into_iter()
@@ -244,6 +260,9 @@ impl Experiment {
         cell.fairness = Some(evals.iter().map(|e| e.0.fairness).sum::<f64>() / n);
         cell.ndcg = Some(evals.iter().map(|e| e.0.ndcg).sum::<f64>() / n);
         cell.bounded = evals.iter().filter(|e| !e.1).count();
+        let certificates = evals.iter().filter_map(|e| e.2);
+        cell.certified = certificates.clone().filter(|c| c.0).count();
+        cell.largest_gap = certificates.filter_map(|c| c.1).reduce(f64::max);
         cell.seconds = started.elapsed().as_secs_f64();
         Ok(cell)
     }

@@ -9,12 +9,13 @@ use std::sync::mpsc;
 use std::time::Instant;
 
 use ppg_core::objective::{Browse, Level, RankStart};
-use ppg_core::{Dims, Ppg, SamplerMode, TrainConfig};
+use ppg_core::recipe::INITIAL_WEIGHT;
+use ppg_core::{Dims, Ppg, Recipe, SamplerMode, TrainConfig};
 use rayon::prelude::*;
 
 use crate::cli::{
     BrowseArg, EeLevelArg, FairnessArg, GradientArg, MetricArg, RankStartArg, RerankArgs,
-    SamplerArg, UtilityArg,
+    RerankMethodArg, SamplerArg, UtilityArg,
 };
 use crate::destination;
 use crate::error::{CliError, Result};
@@ -25,7 +26,6 @@ use crate::streams::{self, Output};
 use crate::threads;
 use ppg_cli::budget::{self, Budget};
 use ppg_cli::cost::{CostSpec, Metric, Tables};
-use ppg_cli::optimise::{PpgRecipe, INITIAL_WEIGHT};
 use ppg_cli::pause;
 use ppg_cli::quote::quoted;
 use ppg_cli::rerank_input::{InputError, Query, Reader};
@@ -58,7 +58,7 @@ pub fn run(args: &RerankArgs) -> Result<()> {
     let started = Instant::now();
     let spec = cost_spec(args)?;
     let recipe = recipe(args)?;
-    let (max_groups, why) = spec.metric.max_groups();
+    let (max_groups, why) = ppg_cli::cost::max_groups(spec.metric);
     // Where the output goes, and what the environment allows, before anything is read.
     interrupt::install()?;
     let destination = destination::resolve(&args.input, args.output.as_deref(), args.force)?;
@@ -71,6 +71,23 @@ pub fn run(args: &RerankArgs) -> Result<()> {
         None => limit.default_budget(),
     };
     let _sort_folder = SortFolder::new()?;
+    let report_destination = match &args.report {
+        Some(path) => {
+            if args.output.as_ref() == Some(path) {
+                return Err(CliError::Usage(
+                    "--report and --output name the same file".into(),
+                ));
+            }
+            Some(destination::resolve(&args.input, Some(path), args.force)?)
+        }
+        None => None,
+    };
+    if args.method == RerankMethodArg::Exact && spec.ndcg.is_some() {
+        return Err(CliError::Usage(format!(
+            "{}: not --metric ndcg-mix",
+            ppg_cli::rerank_query::EXACT_NEEDS
+        )));
+    }
     let path = if streams::is_std(&args.input) {
         "stdin".to_owned()
     } else {
@@ -111,6 +128,19 @@ pub fn run(args: &RerankArgs) -> Result<()> {
     let budget = Budget::new(memory);
     let mut out = Output::create(&destination, args.output.as_deref())?;
     writeln!(out.writer(), "qid\tsession\trank\titem").map_err(|e| out.failed(e))?;
+    let mut report = match &report_destination {
+        Some(destination) => {
+            let mut report = Output::create(destination, args.report.as_deref())?;
+            writeln!(
+                report.writer(),
+                "qid\tcost_before\tcost_after\tbound\tbound_exact\tcertified\tgap"
+            )
+            .map_err(|e| report.failed(e))?;
+            Some(report)
+        }
+        None => None,
+    };
+    let (mut certified, mut bounded, mut largest_gap) = (0usize, 0usize, 0.0f64);
     let bar = progress::new(args.progress, "rerank", None, "queries");
     let (mut queries, mut items, mut skipped) = (0usize, 0usize, 0usize);
     let window = WINDOW_PER_THREAD * threads;
@@ -140,6 +170,14 @@ pub fn run(args: &RerankArgs) -> Result<()> {
                     );
                 }
                 write_query(out.writer(), q, &r, args.sessions).map_err(|e| out.failed(e))?;
+                if let Some(report) = &mut report {
+                    write_report(report.writer(), q, &r).map_err(|e| report.failed(e))?;
+                }
+                certified += usize::from(r.certified);
+                if let Some(gap) = r.gap() {
+                    bounded += 1;
+                    largest_gap = largest_gap.max(gap);
+                }
                 queries += 1;
                 items += q.len();
                 skipped += usize::from(q.len() == 1 || undefined(&spec, &task.utility));
@@ -150,6 +188,9 @@ pub fn run(args: &RerankArgs) -> Result<()> {
     })?;
     bar.finish_and_clear();
     out.finish()?;
+    if let Some(report) = report {
+        report.finish()?;
+    }
     eprintln!(
         "ppg rerank: {}, {}, {} skipped (one item or no relevant item, passed through), {:.1} s",
         budget::count(queries, "query", "queries"),
@@ -157,6 +198,12 @@ pub fn run(args: &RerankArgs) -> Result<()> {
         skipped,
         started.elapsed().as_secs_f64()
     );
+    if bounded > 0 {
+        eprintln!(
+            "ppg rerank: certified {certified} of {queries} queries ({bounded} with a bound), \
+             largest gap {largest_gap:.3e}"
+        );
+    }
     Ok(())
 }
 
@@ -211,7 +258,7 @@ fn task(c: &Checks, index: usize, mut query: Query, groups: &[String]) -> Result
         (Some(l), true) => (l, "label"),
         _ => (query.score.clone(), "score"),
     };
-    if let Err((i, why)) = c.spec.check_utility(&utility) {
+    if let Err((i, why)) = ppg_cli::cost::check_utility(c.spec, &utility) {
         return Err(CliError::input(
             c.path,
             query.lines[i],
@@ -300,7 +347,7 @@ fn rerank_one(
     path: &str,
     args: &RerankArgs,
     spec: &CostSpec,
-    recipe: &PpgRecipe,
+    recipe: &Recipe,
     tables: &Tables,
     budget: &Budget,
 ) -> Result<Reranked> {
@@ -314,7 +361,20 @@ fn rerank_one(
             rankings: (0..args.sessions).flat_map(|_| 0..n).collect(),
             before: 0.0,
             after: 0.0,
+            bound: None,
+            certified: false,
         });
+    }
+    if args.method == RerankMethodArg::Exact {
+        return rerank_query::exact(
+            &q.score,
+            &task.utility,
+            &q.group,
+            spec,
+            args.sessions,
+            tables,
+        )
+        .map_err(|e| CliError::Failed(format!("query \"{}\": {e}", q.qid)));
     }
     let failed = |what: &str, e: ppg_core::Error| CliError::Failed(format!("{what}: {e}"));
     let _permit = budget.take(task.engine_bytes);
@@ -377,6 +437,23 @@ fn write_query(w: &mut dyn Write, q: &Query, r: &Reranked, sessions: usize) -> s
         }
     }
     Ok(())
+}
+
+/// One line of `--report`: the query's costs, its bound and its certificate.
+fn write_report(w: &mut dyn Write, q: &Query, r: &Reranked) -> std::io::Result<()> {
+    let (bound, exact) = match r.bound {
+        Some(b) => (b.value.to_string(), u8::from(b.exact).to_string()),
+        None => (String::new(), String::new()),
+    };
+    let gap = r.gap().map(|g| g.to_string()).unwrap_or_default();
+    writeln!(
+        w,
+        "{}\t{}\t{}\t{bound}\t{exact}\t{}\t{gap}",
+        q.qid,
+        r.before,
+        r.after,
+        u8::from(r.certified)
+    )
 }
 
 fn cost_spec(args: &RerankArgs) -> Result<CostSpec> {
@@ -447,7 +524,7 @@ fn browse(args: &RerankArgs) -> Result<Browse> {
         .map_err(|e| CliError::Usage(format!("--browse {:?}: {e}", args.browse).to_lowercase()))
 }
 
-fn recipe(args: &RerankArgs) -> Result<PpgRecipe> {
+fn recipe(args: &RerankArgs) -> Result<Recipe> {
     let train = if args.reference_run {
         TrainConfig::default()
     } else {
@@ -467,7 +544,8 @@ fn recipe(args: &RerankArgs) -> Result<PpgRecipe> {
             baseline: args.baseline,
             score_input: true,
             grow: !args.no_grow,
-            ..TrainConfig::default()
+            certify: (!args.no_certify).then_some(args.certify),
+            ..Recipe::recommended().train
         }
     };
     let w0 = args.initial_weight;
@@ -479,7 +557,7 @@ fn recipe(args: &RerankArgs) -> Result<PpgRecipe> {
     train
         .check(train.batch.max(1))
         .map_err(|e| CliError::Usage(format!("bad training recipe: {e}")))?;
-    Ok(PpgRecipe {
+    Ok(Recipe {
         train,
         intra: args.intra,
         hold: !args.intra && !args.no_hold && !args.reference_run,

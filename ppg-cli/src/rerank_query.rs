@@ -1,17 +1,20 @@
-//! One query of `ppg rerank`: its starting ranking, its cost, PPG, and the rankings of its
-//! rows. Every front end that re-ranks (the command line, the Python package) calls this, so
-//! that the same rows and seed give the same output whichever front end ran them.
+//! One query of `ppg rerank`: the core's recommended recipe (`ppg_core::Ppg::rerank`), or the
+//! exact optimum's rankings (`--method exact`). The Python package calls the same core
+//! function, so the same rows and seed give the same output whichever front end ran them.
 //!
 //! A query of one item is passed through ([`passed_through`]), as `ppg rerank` does. A
 //! caller that must be able to stop a run (Python's Ctrl-C) hands [`rerank`] a `stop`
-//! check: every cost the trainer asks for first asks it, and a run told to stop ends as a
-//! NaN cost would, at once and with the engine as before the run.
+//! check: every cost the trainer asks for first asks it (`ppg_core::objective::Stoppable`),
+//! and a run told to stop ends as a NaN cost would, at once and with the engine as before
+//! the run.
 
-use ppg_core::{Objective, Ppg};
+use ppg_core::objective::bound::{self, Counts, Shape};
+use ppg_core::objective::{Eel, LowerBound};
+use ppg_core::recipe::{Query, Workspace};
+use ppg_core::{Objective, Ppg, Recipe};
 
-use crate::cost::{Cost, CostSpec, Tables};
-use crate::optimise::{self, ranking_by, PpgRecipe};
-use crate::seed;
+use crate::cost::{Cost, CostSpec, Metric, Tables};
+use crate::optimise::{self, ranking_by};
 
 /// One query's outcome.
 #[derive(Debug, Clone, PartialEq)]
@@ -20,9 +23,13 @@ pub struct Reranked {
     pub rankings: Vec<u16>,
     /// The cost of the input ranking, repeated over the sessions.
     pub before: f64,
-    /// The cost of the returned rankings (never more than `before`: the trainer scores the
-    /// input first when the recipe says so, as `ppg rerank`'s does).
+    /// The cost of the returned rankings (never more than `before`: the recipe scores the
+    /// input first).
     pub after: f64,
+    /// The cost's lower bound at the query's session count, where the cost gives one.
+    pub bound: Option<LowerBound>,
+    /// `after` is within the certificate's tolerance of `bound`.
+    pub certified: bool,
 }
 
 /// The outcome of a query of one item: its one ranking in every session, costs 0 (there is
@@ -32,18 +39,27 @@ pub fn passed_through(sessions: usize) -> Reranked {
         rankings: vec![0; sessions],
         before: 0.0,
         after: 0.0,
+        bound: None,
+        certified: false,
     }
 }
 
-/// The seed of the query at `index` (0-based, in input order) under the user's `seed`:
-/// independent of which thread runs the query and of the other queries.
+impl Reranked {
+    /// How far `after` is above the bound (0 when rounding puts it below), if there is one.
+    pub fn gap(&self) -> Option<f64> {
+        self.bound.map(|b| (self.after - b.value).max(0.0))
+    }
+}
+
+/// The seed of the query at `index` (0-based, in input order) under the user's `seed`
+/// (`ppg_core::seed::query_seed`).
 pub fn query_seed(seed: u64, index: usize) -> u64 {
-    seed::derive(seed, &[index as u64])
+    ppg_core::seed::query_seed(seed, index as u64)
 }
 
 /// Re-ranks one query whose rows have the starting `score`, the `utility` the cost uses
 /// and the fairness `group`, on `engine` (laid out for at least this query's length and
-/// `sessions`) with the query's `seed` ([`query_seed`]).
+/// `sessions`) with the query's `seed` ([`query_seed`]), through the core's recipe.
 ///
 /// `stop` is asked before every cost (see the module docs); `&|| false` never stops.
 ///
@@ -59,53 +75,144 @@ pub fn rerank(
     utility: &[f64],
     group: &[u8],
     spec: &CostSpec,
-    recipe: &PpgRecipe,
+    recipe: &Recipe,
     sessions: usize,
     tables: &Tables,
     stop: &dyn Fn() -> bool,
 ) -> Result<Reranked, ppg_core::Error> {
-    if score.len() == 1 {
-        return Ok(passed_through(sessions));
-    }
-    let order = ranking_by(score);
-    let utility_s = optimise::permute(utility, &order);
-    let group_s = optimise::permute(group, &order);
-    let mut cost = Stoppable {
-        inner: Cost::new(spec, &utility_s, &group_s, tables)?,
+    let n = score.len();
+    let (mut order, mut utility_s, mut group_s) = (vec![0; n], vec![0.0; n], vec![0; n]);
+    let mut scratch = crate::cost::scratch(spec, n);
+    let mut rankings = vec![0; n * sessions];
+    let query = Query {
+        score,
+        utility,
+        group,
+        sessions,
+        seed,
+    };
+    let work = Workspace {
+        order: &mut order,
+        utility: &mut utility_s,
+        group: &mut group_s,
+        scratch: &mut scratch,
+    };
+    let outcome = engine.rerank_until(
+        &query,
+        spec,
+        &tables.view(),
+        recipe,
+        work,
+        &mut rankings,
         stop,
-    };
-    let input: Vec<u16> = (0..sessions).flat_map(|_| 0..score.len() as u16).collect();
-    let before = cost.inner.cost(&input, sessions);
-    // A metric without meaning for this query (one group only, or a group without
-    // utility for DTR) has nothing to optimise: the input ranking is the answer.
-    let meaningful = spec.ndcg.is_some() || spec.metric.valid(utility, group);
-    let best = if meaningful {
-        optimise::ppg(engine, seed, &group_s, sessions, &mut cost, recipe)?
-    } else {
-        input
-    };
-    let after = cost.inner.cost(&best, sessions);
+    )?;
     Ok(Reranked {
-        rankings: optimise::to_items(&best, &order),
-        before,
-        after,
+        rankings,
+        before: outcome.before,
+        after: outcome.after,
+        bound: outcome.bound,
+        certified: outcome.certified,
     })
 }
 
-/// A cost that turns NaN once `stop` says so: the trainer then ends the run at once and
-/// restores the engine, as it does for any non-finite cost.
-pub struct Stoppable<'a, O> {
-    /// The cost itself.
-    pub inner: O,
-    /// Asked before every cost.
-    pub stop: &'a dyn Fn() -> bool,
-}
+/// Why a query has no exact rankings.
+pub const EXACT_NEEDS: &str =
+    "--method exact needs a fairness metric alone (dtr or eel) and exactly two groups";
 
-impl<O: Objective> Objective for Stoppable<'_, O> {
-    fn cost(&mut self, ranking: &[u16], sessions: usize) -> f64 {
-        if (self.stop)() {
-            return f64::NAN;
-        }
-        self.inner.cost(ranking, sessions)
+/// The exact optimum's rankings of one query (`ppg_core::objective::bound`): the cost's
+/// optimum over every `sessions`-tuple of rankings, and rankings that reach it, in which
+/// the items of a group keep their order by utility (ties: their starting order). A query
+/// with nothing to optimise keeps its input ranking. Certified when the search was exact
+/// (a search cut at its node budget gives its best rankings, uncertified).
+///
+/// # Errors
+/// [`EXACT_NEEDS`] for an NDCG mix, a grouping other than ids 0 and 1, or a list too long
+/// for the search to find any ranking; the metric's refusal of the query.
+pub fn exact(
+    score: &[f64],
+    utility: &[f64],
+    group: &[u8],
+    spec: &CostSpec,
+    sessions: usize,
+    tables: &Tables,
+) -> Result<Reranked, String> {
+    let n = score.len();
+    let order = ranking_by(score);
+    let utility_s = optimise::permute(utility, &order);
+    let group_s = optimise::permute(group, &order);
+    let view = tables.view();
+    let mut scratch = crate::cost::scratch(spec, n);
+    let mut cost =
+        Cost::new(spec, &utility_s, &group_s, &view, &mut scratch).map_err(|e| e.to_string())?;
+    let input: Vec<u16> = (0..sessions).flat_map(|_| 0..n as u16).collect();
+    let before = cost.cost(&input, sessions);
+    if !spec.meaningful(utility, group) {
+        return Ok(Reranked {
+            rankings: optimise::to_items(&input, &order),
+            before,
+            after: before,
+            bound: None,
+            certified: false,
+        });
     }
+    let shape = match (spec.metric, spec.ndcg) {
+        (Metric::Dtr, None) => {
+            let mut sums = [0.0; 2];
+            for (&u, &g) in utility_s.iter().zip(&group_s) {
+                sums[usize::from(g != 0)] += u;
+            }
+            Shape::Dtr { utility: sums }
+        }
+        (Metric::Eel, None) => {
+            let eel = Eel::new(&utility_s, &group_s, spec.levels, &tables.exposure)
+                .map_err(|e| e.to_string())?;
+            match *eel.targets() {
+                [t0, t1] => Shape::Eel { target: [t0, t1] },
+                _ => return Err(EXACT_NEEDS.into()),
+            }
+        }
+        _ => return Err(EXACT_NEEDS.into()),
+    };
+    let group0 = group_s.iter().filter(|&&g| g == 0).count();
+    let (mut prefix, mut walk, mut best) = (vec![0.0; n + 1], vec![0; n], vec![0; n]);
+    let counts = Counts {
+        walk: &mut walk,
+        best: &mut best,
+    };
+    let b = bound::solve(
+        shape,
+        &tables.exposure[..n],
+        group0,
+        sessions,
+        bound::BUDGET,
+        &mut prefix,
+        Some(counts),
+    )
+    .map_err(|e| e.to_string())?;
+    if !b.value.is_finite() {
+        return Err(EXACT_NEEDS.into());
+    }
+    let (mut scratch, mut ranking) = (vec![0; n], vec![0; n * sessions]);
+    bound::witness(
+        &best,
+        &group_s,
+        &utility_s,
+        sessions,
+        &mut scratch,
+        &mut ranking,
+    )
+    .map_err(|e| e.to_string())?;
+    let after = cost.cost(&ranking, sessions);
+    // DTR's cost is the ratio - 1.
+    let offset = if spec.metric == Metric::Dtr { 1.0 } else { 0.0 };
+    Ok(Reranked {
+        rankings: optimise::to_items(&ranking, &order),
+        before,
+        after,
+        bound: Some(LowerBound {
+            value: b.lower - offset,
+            exact: b.exact,
+        }),
+        certified: b.exact,
+    })
 }

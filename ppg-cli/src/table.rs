@@ -116,5 +116,7 @@ pub fn cell_json(c: &Cell) -> Value {
         "sampler": c.sampler,
         "gradient": c.gradient,
         "bounded": c.bounded,
+        "certified": c.certified,
+        "largest_gap": c.largest_gap,
     })
 }

@@ -499,3 +499,89 @@ fn threads_share_one_budget_and_still_agree() {
     );
     assert_eq!(one, million);
 }
+
+/// `--report` writes one line per query with its certificate; the summary line counts the
+/// certified queries; `--method exact` certifies every two-group query, is never less fair
+/// than PPG, and refuses what it cannot solve.
+#[test]
+fn the_certificate_and_the_exact_method() {
+    let dir = tempfile::tempdir().unwrap();
+    let report = dir.path().join("report.tsv");
+    let run = |method: &str| {
+        let out = ppg()
+            .arg("rerank")
+            .arg(example())
+            .args([
+                "--metric",
+                "dtr",
+                "--sessions",
+                "2",
+                "--method",
+                method,
+                "--report",
+            ])
+            .arg(&report)
+            .assert()
+            .success()
+            .stderr(predicate::str::contains("certified "))
+            .get_output()
+            .stdout
+            .clone();
+        let text = std::fs::read_to_string(&report).unwrap();
+        (String::from_utf8(out).unwrap(), text)
+    };
+    let (_, ppg_report) = run("ppg");
+    let (exact_out, exact_report) = run("exact");
+    let queries = input_items(&example()).len();
+    let rows = |text: &str| -> Vec<Vec<String>> {
+        let mut lines = text.lines();
+        assert_eq!(
+            lines.next(),
+            Some("qid\tcost_before\tcost_after\tbound\tbound_exact\tcertified\tgap")
+        );
+        lines
+            .map(|l| l.split('\t').map(str::to_owned).collect())
+            .collect()
+    };
+    let (ppg_rows, exact_rows) = (rows(&ppg_report), rows(&exact_report));
+    assert_eq!(ppg_rows.len(), queries);
+    assert_eq!(exact_rows.len(), queries);
+    for (p, e) in ppg_rows.iter().zip(&exact_rows) {
+        assert_eq!(p[0], e[0]);
+        let cost = |r: &Vec<String>| r[2].parse::<f64>().unwrap();
+        // The exact rankings are as fair as PPG's, or fairer.
+        assert!(cost(e) <= cost(p) + 1e-9, "{p:?} {e:?}");
+        if e[3].is_empty() {
+            continue;
+        }
+        assert_eq!(e[5], "1", "{e:?}");
+        // A certified query is within the tolerance of its bound.
+        for r in [p, e] {
+            if r[5] == "1" {
+                assert!(r[6].parse::<f64>().unwrap() <= 1e-8, "{r:?}");
+            }
+        }
+    }
+    assert!(exact_out.starts_with("qid\tsession\trank\titem\n"));
+
+    // What exact cannot solve, and a report over the output, are usage errors.
+    ppg()
+        .arg("rerank")
+        .arg(example())
+        .args(["--metric", "ndcg-mix", "--method", "exact"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--method exact needs"));
+    let out = dir.path().join("out.tsv");
+    ppg()
+        .arg("rerank")
+        .arg(example())
+        .arg("-o")
+        .arg(&out)
+        .arg("--report")
+        .arg(&out)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--report and --output"));
+    assert!(!out.exists());
+}

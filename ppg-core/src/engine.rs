@@ -12,9 +12,10 @@
 
 use crate::arena::{region_bytes, sum, Arena};
 use crate::distribution::Distribution;
+use crate::objective::LowerBound;
 use crate::pairs;
 use crate::sampler::{Sampler, SamplerMode};
-use crate::trainer::{grow, hold, PendingDraw, Saved, TrainConfig, Trainer};
+use crate::trainer::{grow, hold, PendingDraw, Run, Saved, TrainConfig, Trainer};
 use crate::{Dims, Error, Objective, Rng, TrainReport};
 
 /// Any objective, `dyn` ones included, behind the one vtable the trainer calls: a closure
@@ -30,6 +31,9 @@ impl<O: Objective + ?Sized> Objective for Forward<'_, O> {
     }
     fn cost_single(&mut self, ranking: &[u16], sessions: usize) -> f32 {
         self.0.cost_single(ranking, sessions)
+    }
+    fn lower_bound(&self, sessions: usize, work: &mut [f64]) -> Option<LowerBound> {
+        self.0.lower_bound(sessions, work)
     }
 }
 
@@ -371,6 +375,12 @@ impl<'a> Ppg<'a> {
     /// ([`Ppg::hold_order_within`]) that run is made with them frozen, and a second run with
     /// them free follows from its best ranking; the weights are the second run's.
     ///
+    /// With [`TrainConfig::certify`] and an objective that gives a lower bound
+    /// ([`Objective::lower_bound`]: the built-in two-group DTR and EEL), every run (every
+    /// stage of a grown run, both parts of a held one) stops as soon as its best is within
+    /// the tolerance of the bound at its session count, and the report says whether the
+    /// result is certified ([`TrainReport::certified`]) against which bound.
+    ///
     /// A batch pending from [`Ppg::sample_batch`] is dropped. Transactional: on error every
     /// part of the engine, the generator and the pending batch included, is as it was
     /// before the call.
@@ -393,26 +403,40 @@ impl<'a> Ppg<'a> {
         // instructions (x86_64: a training run's count moved by 0.4% with it and the leaf
         // and log-probability changes together).
         let mut forward = Forward(objective);
-        let objective: &mut dyn Objective = &mut forward;
         let sessions = self.dist.sessions;
         let saved = &self.saved;
-        let before = grow::Before {
-            reference: saved.reference,
-            weights: saved.weights,
-            train: &saved.train,
-            rng: &saved.rng,
+        self.trainer.forget_bound();
+        let mut run = Run {
+            trainer: &mut self.trainer,
+            dist: &mut self.dist,
+            sampler: &mut self.sampler,
+            rng: &mut self.rng,
+            objective: &mut forward,
+            config,
+            before: grow::Before {
+                reference: saved.reference,
+                weights: saved.weights,
+                train: &saved.train,
+                rng: &saved.rng,
+            },
         };
-        let (trainer, dist, sampler, rng) = (
-            &mut self.trainer,
-            &mut self.dist,
-            &mut self.sampler,
-            &mut self.rng,
-        );
-        let report = if dist.held.any() {
-            hold::train(trainer, dist, sampler, rng, objective, config, before)
+        let report = if run.dist.held.any() {
+            hold::train(&mut run)
         } else {
-            trainer.run(dist, sampler, rng, objective, config, before)
+            run.run()
         };
+        let report = report.map(|mut report| {
+            // The certificate is the run's at the query's session count (a failed run has
+            // none: a NaN cost leaves it unset).
+            if config.certify.is_some() {
+                report.bound = run.trainer.lower_bound(run.objective, run.dist.n, sessions);
+                let tolerance = config.certify.unwrap_or(0.0);
+                report.certified = report
+                    .bound
+                    .is_some_and(|b| report.best_cost <= b.value + tolerance);
+            }
+            report
+        });
         if report.is_err() {
             // A grown run stops at a stage with fewer sessions; a held run may stop with
             // its held pairs frozen.
@@ -424,6 +448,23 @@ impl<'a> Ppg<'a> {
             self.trainer.drop_pending();
         }
         report
+    }
+
+    /// The lower bound `objective` gives for the current query at `sessions` sessions
+    /// ([`Objective::lower_bound`]), computed in the engine's memory; `None` before
+    /// [`Ppg::start`] or when the objective gives none.
+    pub fn lower_bound<O: Objective>(
+        &mut self,
+        objective: &O,
+        sessions: usize,
+    ) -> Option<LowerBound> {
+        if self.dist.check_started().is_err() {
+            return None;
+        }
+        self.trainer.forget_bound();
+        let bound = self.trainer.lower_bound(objective, self.dist.n, sessions);
+        self.trainer.forget_bound();
+        bound
     }
 
     /// Draws `count` rankings into the pending batch, for callers that score rankings

@@ -30,13 +30,19 @@
 //!   draw a batch through the sampler, cost it with the objective, step the weights of the
 //!   distribution with the exact score or the approximate gradient, keep the best ranking
 //!   and make it the reference; the same loop over a growing number of sessions when the
-//!   recipe says `grow`; [`TrainReport`] says what happened.
+//!   recipe says `grow`; with `certify`, every run stops once its best is within a
+//!   tolerance of the objective's lower bound; [`TrainReport`] says what happened.
 //! - `engine`: [`Ppg`], the one public engine. It lays out the caller's buffer for the
 //!   distribution, the sampler and the trainer, checks every argument before it delegates,
 //!   and undoes a failed training run from a snapshot.
 //! - `fixed`: [`FixedMemory`] and [`FixedPpg`], the same engine over memory whose capacity
 //!   (items, sessions, batch) is in its type, checked when compiling, and the best ranking
 //!   as a bounded [`Ranking`]. It uses the engine only.
+//! - [`recipe`]: the recommended recipe, [`Ppg::rerank`]: a query as the caller has it
+//!   (score, utility, group per item) re-ranked in one call, with the cost built by name,
+//!   the input scored, the order within groups held first, grown over sessions, certified
+//!   against the cost's exact optimum ([`objective::bound`]). Every front end calls it.
+//!   [`seed`] derives each query's seed, so every front end seeds a query alike.
 //! - [`pl`]: [`PlackettLuce`], the baseline the paper compares with: its own policy, sampler
 //!   and trainer over the same foundations and objectives.
 #![no_std]
@@ -52,9 +58,11 @@ mod fixed;
 pub mod objective;
 mod pairs;
 pub mod pl;
+pub mod recipe;
 mod report;
 mod rng;
 mod sampler;
+pub mod seed;
 mod trainer;
 
 pub use dims::{Dims, MAX_ITEMS};
@@ -63,6 +71,7 @@ pub use error::Error;
 pub use fixed::{FixedMemory, FixedPpg, Ranking};
 pub use objective::Objective;
 pub use pl::{PlConfig, PlackettLuce};
+pub use recipe::Recipe;
 pub use report::TrainReport;
 pub use rng::Rng;
 pub use sampler::SamplerMode;

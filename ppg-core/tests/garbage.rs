@@ -142,6 +142,7 @@ proptest! {
                         clamp_min: a.clamp.0, clamp_max: a.clamp.1, sampler: mode(a.corrected),
                         gradient: if a.exact { Gradient::Exact } else { Gradient::Approximate },
                         baseline: a.baseline, score_input: a.score_input, grow: a.grow,
+                        certify: a.score_input.then_some(1e-8),
                     };
                     let mut k = 0;
                     let mut cost = |_: &[u16], _: usize| { k += 1; costs[k % costs.len()] };

@@ -8,6 +8,7 @@
 use crate::boundary::{
     ffi_boundary, growable, growable_out, init_growable, input, output, ppg_engine, Callback,
 };
+use crate::growable::Growable;
 use crate::status::{message_ptr, ppg_status};
 use crate::types::{
     ppg_item, ppg_method, ppg_objective_config, ppg_train_config, ppg_train_report,
@@ -63,11 +64,14 @@ pub extern "C" fn ppg_check_version(major: u32, minor: u32, patch: u32) -> ppg_s
     ffi_boundary!(nonnull() => { crate::version::check(major, minor, patch) })
 }
 
-/// Fills the first `size` bytes of `*out` with the reference recipe of the paper (50
-/// epochs of 16 samples, learning rate 0.4, clamp to [0.05, 0.95], patience 20,
-/// uncorrected sampler, approximate gradient, no baseline, input not scored, initial
-/// weight 0.5; PL learning rate 0.1; no growing) and sets `out->struct_size = size`.
-/// Call it as `ppg_train_config_default(out)`, which passes `sizeof *(out)`.
+/// Fills the first `size` bytes of `*out` with the recommended recipe and sets
+/// `out->struct_size = size`: the paper's budget and step (50 epochs of 16 samples,
+/// learning rate 0.4, clamp to [0.05, 0.95], patience 20, uncorrected sampler,
+/// approximate gradient, no baseline, initial weight 0.5; PL learning rate 0.1), the input
+/// ranking scored first, grown over sessions, the order within groups held for a first run
+/// (`hold`), and certified to 1e-8 where the objective has an exact optimum (`certify`):
+/// what `ppg rerank` and the Python package run. Call it as `ppg_train_config_default(out)`,
+/// which passes `sizeof *(out)`. `ppg_train_config_init_reference` gives the paper's run.
 ///
 /// Returns `PPG_STATUS_OK`, `PPG_STATUS_NULL_PARAMETER` (`out` NULL),
 /// `PPG_STATUS_MISALIGNED` or `PPG_STATUS_VERSION_MISMATCH` (`size` is no layout this
@@ -81,7 +85,24 @@ pub unsafe extern "C" fn ppg_train_config_init(
     size: usize,
 ) -> ppg_status {
     // SAFETY: the contract above.
-    ffi_boundary!(nonnull(out) => { unsafe { init_growable(out, size) } })
+    ffi_boundary!(nonnull(out) => { unsafe { init_growable(out, size, Growable::initial()) } })
+}
+
+/// As `ppg_train_config_init`, with the paper's reference run: the input not scored, no
+/// growing, no holding, no certificate (protocol.md). Call it as
+/// `ppg_train_config_reference(out)`, which passes `sizeof *(out)`.
+///
+/// Returns as `ppg_train_config_init`. Thread-safe.
+///
+/// # Safety
+/// `out` is NULL or points to `size` writable bytes.
+#[no_mangle]
+pub unsafe extern "C" fn ppg_train_config_init_reference(
+    out: *mut ppg_train_config,
+    size: usize,
+) -> ppg_status {
+    // SAFETY: the contract above.
+    ffi_boundary!(nonnull(out) => { unsafe { init_growable(out, size, Growable::defaults()) } })
 }
 
 /// Fills the first `size` bytes of `*out` with the default objective (EEL with 5 grade
@@ -98,7 +119,7 @@ pub unsafe extern "C" fn ppg_objective_config_init(
     size: usize,
 ) -> ppg_status {
     // SAFETY: the contract above.
-    ffi_boundary!(nonnull(out) => { unsafe { init_growable(out, size) } })
+    ffi_boundary!(nonnull(out) => { unsafe { init_growable(out, size, Growable::initial()) } })
 }
 
 /// Prepares a report for a training call: the first `size` bytes of `*out` say that
@@ -116,7 +137,7 @@ pub unsafe extern "C" fn ppg_train_report_init(
     size: usize,
 ) -> ppg_status {
     // SAFETY: the contract above.
-    ffi_boundary!(nonnull(out) => { unsafe { init_growable(out, size) } })
+    ffi_boundary!(nonnull(out) => { unsafe { init_growable(out, size, Growable::initial()) } })
 }
 
 /// The memory an engine needs: `*size` bytes aligned to `*align`, for `kind`
@@ -548,6 +569,84 @@ pub unsafe extern "C" fn ppg_engine_train_builtin(
         let r = e.train_builtin(&config, &spec)?;
         if let Some(out) = report_out {
             out.write(r);
+        }
+        Ok(())
+    })
+}
+
+/// The seed `ppg rerank --seed seed` and the Python package give the query at `index`
+/// (0-based, in input order): pass it to `ppg_engine_rerank` to get their rankings.
+/// Thread-safe.
+#[no_mangle]
+pub extern "C" fn ppg_query_seed(seed: u64, index: u64) -> u64 {
+    ppg_core::seed::query_seed(seed, index)
+}
+
+/// Re-ranks one query in one call with the recipe `config` (normally the recommended one,
+/// `ppg_train_config_default`) and the built-in objective `objective`: `items` (`count` of
+/// them, in their input ranking) become the engine's query, shown in `sessions` sessions;
+/// the engine's generator is seeded with `seed` (`ppg_query_seed` gives the command line's
+/// seed of a file's query); the result is written as `sessions` rankings of the items'
+/// ids into `out_ids` (`out_len = count * sessions`), and what the run did into `*report`
+/// (`certified`, `bound`, `gap` included). The same items, objective, recipe and seed give
+/// what `ppg rerank` and `ppg.rerank` give for that query. Where the objective has nothing
+/// to optimise (one group; DTR with a group without utility) the input ranking is the
+/// answer. The query stays set afterwards (`ppg_engine_best` reads the result).
+///
+/// Returns, by argument:
+/// - `PPG_STATUS_NULL_PARAMETER`: `engine`, `items`, `objective`, `config` or `out_ids`
+///   NULL (`report` may be NULL); `PPG_STATUS_MISALIGNED`: a pointer misaligned.
+/// - `items`, `count`, `sessions`: `PPG_STATUS_INVALID_ARGUMENT` (0 items or sessions, a
+///   negative utility for DTR or NDCG, no item with utility > 0 for AWRF or group-level
+///   expected exposure), `PPG_STATUS_CAPACITY` (more items or sessions than
+///   the engine's layout, more than 16 groups), `PPG_STATUS_DUPLICATE_ITEM` (an id twice),
+///   `PPG_STATUS_NOT_FINITE` (a utility or a cost not finite), `PPG_STATUS_UNSUPPORTED`
+///   (DTR with more than two groups).
+/// - `objective`: `PPG_STATUS_INVALID_ARGUMENT` (a field out of range),
+///   `PPG_STATUS_UNSUPPORTED` (`PPG_METRIC_NDCG` alone: the recipe's costs are a fairness
+///   metric, optionally mixed with NDCG), `PPG_STATUS_VERSION_MISMATCH` (`struct_size`).
+/// - `config`: `PPG_STATUS_INVALID_ARGUMENT` (a field out of range, the batch above the
+///   layout's), `PPG_STATUS_VERSION_MISMATCH` (`struct_size`).
+/// - `out_ids`, `out_len`: `PPG_STATUS_INVALID_ARGUMENT` (`out_len != count * sessions`).
+/// - `report`: `PPG_STATUS_VERSION_MISMATCH` (`struct_size`).
+/// - `engine`: `PPG_STATUS_UNSUPPORTED` (a `PPG_METHOD_PL` engine).
+/// - `PPG_STATUS_PANIC` (a bug; see `ppg_last_panic_message`).
+///
+/// The structs, `out_len`, the engine's kind and the items' shape (count, sessions, ids,
+/// finite utilities) are checked before the query is replaced: on those refusals the engine
+/// is as it was. What the objective finds when it is built over the new query (a negative
+/// utility, too many groups) and a cost that is not finite leave the engine without a query
+/// (`PPG_STATUS_NO_QUERY` until the next `ppg_engine_set_query` or `ppg_engine_rerank`).
+/// `out_ids` and `*report` are written on success only.
+///
+/// # Safety
+/// `engine` is a live handle; `items` points to `count` readable `ppg_item`; `objective`
+/// and `config` to structs of `struct_size` readable bytes; `out_ids` to `out_len`
+/// writable `uint64_t`; `report` is NULL or a struct of `struct_size` writable bytes.
+#[no_mangle]
+#[allow(clippy::too_many_arguments)]
+pub unsafe extern "C" fn ppg_engine_rerank(
+    engine: *mut ppg_engine,
+    items: *const ppg_item,
+    count: usize,
+    sessions: usize,
+    objective: *const ppg_objective_config,
+    config: *const ppg_train_config,
+    seed: u64,
+    out_ids: *mut u64,
+    out_len: usize,
+    report: *mut ppg_train_report,
+) -> ppg_status {
+    ffi_boundary!(engine(engine), nonnull(items, objective, config, out_ids) => |e| {
+        let config: ppg_train_config = growable!(config);
+        let objective: ppg_objective_config = growable!(objective);
+        let spec = objective.check()?;
+        let report_out = growable_out!(report);
+        let items = input!(items, count);
+        let out = output!(out_ids, out_len);
+        let r = e.rerank(items, sessions, &spec, &config, seed, out)?;
+        if let Some(slot) = report_out {
+            slot.write(r);
         }
         Ok(())
     })

@@ -311,14 +311,14 @@ impl<T: Growable> GrowableOut<T> {
 }
 
 /// Fills the caller's growable struct at `out`, declared `size` bytes long (a known
-/// layout's `sizeof`), with the defaults of that layout's fields, `struct_size` = `size`.
+/// layout's `sizeof`), with `value`'s fields of that layout (normally
+/// [`Growable::initial`]), `struct_size` = `size`.
 ///
 /// # Safety
 /// A non-NULL `out` points to `size` writable bytes.
-pub(crate) unsafe fn init_growable<T: Growable>(out: *mut T, size: usize) -> Status<()> {
+pub(crate) unsafe fn init_growable<T: Growable>(out: *mut T, size: usize, value: T) -> Status<()> {
     check(out.cast_const(), 1)?;
     let end = T::known_end(size)?;
-    let value = T::defaults();
     // SAFETY: non-NULL and aligned (checked); `end <= size` bytes writable (contract
     // above), `end <= size_of::<T>()`; a known size fits `u32` (the structs are small).
     unsafe {

@@ -19,6 +19,9 @@ use ppg_core::objective::{
     exposure, Awrf, AwrfCost, AwrfTarget, Dtr, Eel, ExpectedExposure, Measure, Mix, Ndcg,
     RankStart, MAX_GROUPS,
 };
+use ppg_core::recipe::{
+    CostSpec, Metric, Outcome, Query as RecipeQuery, Recipe, Tables, Workspace,
+};
 use ppg_core::{Dims, Objective, PlackettLuce, Ppg, SamplerMode, TrainConfig, TrainReport};
 
 /// The objectives' scratch per item (expected exposure's need).
@@ -63,6 +66,11 @@ struct Query<'a> {
     dense: &'a mut [u8],
     /// Scratch: PL's initial logits.
     logits: &'a mut [f32],
+    /// Scratch of `rerank`: the starting score (the input order) and the recipe's
+    /// workspace (utility and groups in starting order).
+    score: &'a mut [f64],
+    sorted_utility: &'a mut [f64],
+    sorted_group: &'a mut [u8],
 }
 
 /// An engine in caller memory.
@@ -112,6 +120,9 @@ impl Query<'_> {
             region::<f64>(n.checked_mul(TABLES).ok_or(ppg_status::Capacity)?)?,
             region::<u8>(n)?,
             region::<f32>(n)?,
+            region::<f64>(n)?,
+            region::<f64>(n)?,
+            region::<u8>(n)?,
         ];
         parts
             .iter()
@@ -137,6 +148,9 @@ impl<'a> Query<'a> {
             tables: take(rest, n.checked_mul(TABLES).ok_or(ppg_status::Capacity)?)?,
             dense: take(rest, n)?,
             logits: take(rest, n)?,
+            score: take(rest, n)?,
+            sorted_utility: take(rest, n)?,
+            sorted_group: take(rest, n)?,
         })
     }
 
@@ -176,11 +190,12 @@ impl<'a> Query<'a> {
         Ok(())
     }
 
-    /// Runs `f` with the built-in objective `spec` over the current query.
+    /// Runs `f` with the built-in objective `spec` over the current query and its groups
+    /// (numbered densely: equal where the caller's are).
     fn with_objective<R>(
         &mut self,
         spec: &ObjectiveSpec,
-        f: impl FnOnce(&mut dyn Objective) -> Status<R>,
+        f: impl FnOnce(&mut dyn Objective, &[u8]) -> Status<R>,
     ) -> Status<R> {
         let n = self.n;
         dense_groups(&self.group[..n], &mut self.dense[..n])?;
@@ -189,31 +204,37 @@ impl<'a> Query<'a> {
         let start = spec.rank_start;
         let ndcg = |discount| Ndcg::new(utility, spec.k, discount);
         match spec.metric {
-            ppg_metric::Dtr => f(&mut Dtr::new(utility, group, paper(tables, n, start).0)?),
+            ppg_metric::Dtr => f(
+                &mut Dtr::new(utility, group, paper(tables, n, start).0)?,
+                group,
+            ),
             ppg_metric::Eel => {
                 let exposure = paper(tables, n, start).0;
-                f(&mut Eel::new(utility, group, spec.levels, exposure)?)
+                f(&mut Eel::new(utility, group, spec.levels, exposure)?, group)
             }
-            ppg_metric::Ndcg => f(&mut ndcg(paper(tables, n, start).1)?),
+            ppg_metric::Ndcg => f(&mut ndcg(paper(tables, n, start).1)?, group),
             ppg_metric::DtrNdcgMix => {
                 let (exposure, discount) = paper(tables, n, start);
                 let dtr = Dtr::new(utility, group, exposure)?;
-                f(&mut Mix::new(dtr, ndcg(discount)?, spec.mix_weight)?)
+                f(&mut Mix::new(dtr, ndcg(discount)?, spec.mix_weight)?, group)
             }
             ppg_metric::EelNdcgMix => {
                 let (exposure, discount) = paper(tables, n, start);
                 let eel = Eel::new(utility, group, spec.levels, exposure)?;
-                f(&mut Mix::new(eel, ndcg(discount)?, spec.mix_weight)?)
+                f(&mut Mix::new(eel, ndcg(discount)?, spec.mix_weight)?, group)
             }
-            ppg_metric::ExpectedExposure => f(&mut ExpectedExposure::new(
-                utility,
+            ppg_metric::ExpectedExposure => f(
+                &mut ExpectedExposure::new(
+                    utility,
+                    group,
+                    spec.browse,
+                    spec.ee_level,
+                    Measure::Loss,
+                    true,
+                    tables,
+                )?,
                 group,
-                spec.browse,
-                spec.ee_level,
-                Measure::Loss,
-                true,
-                tables,
-            )?),
+            ),
             ppg_metric::Awrf => {
                 let attention = &mut tables[..n];
                 Awrf::discount(attention);
@@ -223,13 +244,10 @@ impl<'a> Query<'a> {
                 let target = AwrfTarget::Trec {
                     population: &population[..groups],
                 };
-                f(&mut Awrf::new(
-                    utility,
+                f(
+                    &mut Awrf::new(utility, group, target, attention, AwrfCost::Product)?,
                     group,
-                    target,
-                    attention,
-                    AwrfCost::Product,
-                )?)
+                )
             }
         }
     }
@@ -278,6 +296,12 @@ fn report(r: TrainReport) -> crate::types::ppg_train_report {
         samples: r.samples,
         best_cost: r.best_cost,
         best_epoch: r.best_epoch.map_or(-1, i64::from),
+        certified: r.certified,
+        bound_exact: r.bound.is_some_and(|b| b.exact),
+        bound: r.bound.map_or(f64::NAN, |b| b.value),
+        gap: r
+            .bound
+            .map_or(f64::NAN, |b| (r.best_cost - b.value).max(0.0)),
         ..crate::growable::Growable::defaults()
     }
 }
@@ -556,6 +580,7 @@ impl<'a> Engine<'a> {
             ..
         } = self;
         let total = q.total();
+        let groups = &q.group[..q.n];
         let (ids, buf) = (&q.ids[..q.n], &mut q.ids_out[..total]);
         // A grown run also costs rankings of fewer sessions than the query's.
         let mut objective = |ranking: &[u16], sessions: usize| {
@@ -565,7 +590,7 @@ impl<'a> Engine<'a> {
             }
             cost(out, sessions)
         };
-        run(core, fresh, dims.batch, config, &mut objective)
+        run(core, fresh, dims.batch, config, groups, &mut objective)
     }
 
     /// Trains against a built-in objective.
@@ -582,11 +607,162 @@ impl<'a> Engine<'a> {
             fresh,
             ..
         } = self;
-        q.with_objective(spec, |objective| {
-            let mut objective =
-                |ranking: &[u16], sessions: usize| objective.cost(ranking, sessions);
-            run(core, fresh, dims.batch, config, &mut objective)
+        q.with_objective(spec, |objective, groups| {
+            run(core, fresh, dims.batch, config, groups, objective)
         })
+    }
+
+    /// The recommended recipe in one call (`ppg_core::Ppg::rerank`): `items` (in their input
+    /// ranking) become the query, re-ranked for `sessions` sessions with the built-in
+    /// objective `spec` under `config`, seeded with `seed`; the rankings as ids into `out`.
+    /// On a refusal before the query is replaced, the engine is as it was; once replaced,
+    /// a failure leaves the engine without a query.
+    pub(crate) fn rerank(
+        &mut self,
+        items: &[crate::types::ppg_item],
+        sessions: usize,
+        spec: &ObjectiveSpec,
+        config: &ppg_train_config,
+        seed: u64,
+        out: &mut [MaybeUninit<u64>],
+    ) -> Status<crate::types::ppg_train_report> {
+        let Core::Ppg(_) = &self.core else {
+            return Err(ppg_status::Unsupported);
+        };
+        let mix = Some((spec.mix_weight, spec.k));
+        let (metric, ndcg) = match spec.metric {
+            ppg_metric::Dtr => (Metric::Dtr, None),
+            ppg_metric::Eel => (Metric::Eel, None),
+            ppg_metric::DtrNdcgMix => (Metric::Dtr, mix),
+            ppg_metric::EelNdcgMix => (Metric::Eel, mix),
+            ppg_metric::ExpectedExposure => (Metric::Ee, None),
+            ppg_metric::Awrf => (Metric::Awrf, None),
+            // The recipe's costs are a fairness metric, optionally with NDCG.
+            ppg_metric::Ndcg => return Err(ppg_status::Unsupported),
+        };
+        let cost = CostSpec {
+            browse: spec.browse,
+            level: spec.ee_level,
+            ..CostSpec::new(metric, spec.levels, ndcg)
+        };
+        let recipe = Recipe {
+            train: config.ppg(self.dims.batch)?,
+            intra: config.intra,
+            hold: config.hold,
+            initial_weight: config.initial_weight()?,
+        };
+        let total = items
+            .len()
+            .checked_mul(sessions)
+            .ok_or(ppg_status::Capacity)?;
+        if out.len() != total {
+            return Err(ppg_status::InvalidArgument);
+        }
+        self.set_query(items, sessions)?;
+        let outcome = self.rerank_query(&cost, spec.rank_start, &recipe, seed);
+        let (n, q) = (self.q.n, &mut self.q);
+        match outcome {
+            Ok(outcome) => {
+                let ids = &q.ids[..n];
+                for (slot, &local) in out.iter_mut().zip(&q.locals[..total]) {
+                    slot.write(id_of(ids, local));
+                }
+                self.fresh = false;
+                let trained = outcome.report.unwrap_or(TrainReport {
+                    epochs: 0,
+                    samples: 0,
+                    best_cost: outcome.after,
+                    best_epoch: None,
+                    bound: outcome.bound,
+                    certified: outcome.certified,
+                });
+                Ok(report(TrainReport {
+                    best_cost: outcome.after,
+                    bound: outcome.bound,
+                    certified: outcome.certified,
+                    ..trained
+                }))
+            }
+            Err(e) => {
+                q.n = 0;
+                Err(e)
+            }
+        }
+    }
+
+    /// The core's recipe over the current query (set by `rerank`), its rankings of local
+    /// items into `locals`.
+    fn rerank_query(
+        &mut self,
+        cost: &CostSpec,
+        rank_start: RankStart,
+        recipe: &Recipe,
+        seed: u64,
+    ) -> Status<Outcome> {
+        let Engine { core, q, .. } = self;
+        let Core::Ppg(ppg) = core else {
+            return Err(ppg_status::Unsupported);
+        };
+        let (n, sessions) = (q.n, q.sessions);
+        dense_groups(&q.group[..n], &mut q.dense[..n])?;
+        // The built-ins' scratch, as `with_objective` lends it: the paper's two tables,
+        // AWRF's attention, or expected exposure's own values (no built-in mixes those two
+        // with NDCG, so none needs more).
+        let memory = &mut q.tables[..TABLES * n];
+        let (tables, scratch): (Tables, &mut [f64]) = match cost.metric {
+            Metric::Dtr | Metric::Eel => {
+                let (exposure, discount) = paper(memory, n, rank_start);
+                let attention = &[];
+                (
+                    Tables {
+                        exposure,
+                        discount,
+                        attention,
+                    },
+                    &mut [],
+                )
+            }
+            Metric::Awrf => {
+                let attention = &mut memory[..n];
+                Awrf::discount(attention);
+                let attention = &*attention;
+                (
+                    Tables {
+                        exposure: &[],
+                        discount: &[],
+                        attention,
+                    },
+                    &mut [],
+                )
+            }
+            Metric::Ee => (
+                Tables {
+                    exposure: &[],
+                    discount: &[],
+                    attention: &[],
+                },
+                memory,
+            ),
+        };
+        // The items come in their input ranking: a falling score keeps that order.
+        for (k, s) in q.score[..n].iter_mut().enumerate() {
+            *s = (n - k) as f64;
+        }
+        let query = RecipeQuery {
+            score: &q.score[..n],
+            utility: &q.utility[..n],
+            group: &q.dense[..n],
+            sessions,
+            seed,
+        };
+        let work = Workspace {
+            order: &mut q.spare[..n],
+            utility: &mut q.sorted_utility[..n],
+            group: &mut q.sorted_group[..n],
+            scratch,
+        };
+        let out = &mut q.locals[..n * sessions];
+        Ok(ppg.rerank(&query, cost, &tables, recipe, work, out)?)
     }
 
     /// The built-in objective's cost of a ranking given as ids.
@@ -596,7 +772,7 @@ impl<'a> Engine<'a> {
         let (total, sessions) = (self.q.total(), self.q.sessions);
         // The objective borrows the query's scratch mutably: lend the ranking out meanwhile.
         let locals = core::mem::take(&mut self.q.locals);
-        let value = self.q.with_objective(spec, |objective| {
+        let value = self.q.with_objective(spec, |objective, _| {
             Ok(objective.cost(&locals[..total], sessions))
         });
         self.q.locals = locals;
@@ -606,18 +782,23 @@ impl<'a> Engine<'a> {
 }
 
 /// A training run of either method; PPG on a fresh query first moves its weights to
-/// `initial_weight` and moves them back should the run fail.
-fn run(
+/// `initial_weight` and moves them back should the run fail, and with `config.hold` holds
+/// the order within `groups` for the run (the core releases it, after the run or on error).
+fn run<O: Objective + ?Sized, G: PartialEq>(
     core: &mut Core,
     fresh: &mut bool,
     layout_batch: usize,
     config: &ppg_train_config,
-    objective: &mut impl Objective,
+    groups: &[G],
+    objective: &mut O,
 ) -> Status<crate::types::ppg_train_report> {
     let r = match core {
         Core::Ppg(ppg) => {
             let recipe = config.ppg(layout_batch)?;
             let w = config.initial_weight()?;
+            if config.hold && !config.intra {
+                ppg.hold_order_within(groups)?;
+            }
             let reweighted = *fresh && w != QUERY_WEIGHT;
             // Moving the weights drops a pending batch; should the run fail, the weights
             // move back and the batch is drawn again, the same as before.

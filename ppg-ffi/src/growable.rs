@@ -28,8 +28,16 @@ pub(crate) trait Growable: Copy {
     /// first; the last is this library's own.
     const LAYOUTS: &'static [usize];
 
-    /// The defaults of every field, `struct_size` set to this library's `sizeof`.
+    /// The defaults of every field, `struct_size` set to this library's `sizeof`: what a
+    /// field past the caller's layout reads as.
     fn defaults() -> Self;
+
+    /// What the struct's `_init` function writes; [`Growable::defaults`] unless a struct
+    /// says otherwise (`ppg_train_config`: the recommended recipe, while a field an older
+    /// layout lacks stays off).
+    fn initial() -> Self {
+        Self::defaults()
+    }
 
     /// The caller's `sizeof` of the layout that ends at `end`.
     fn size_of_layout(end: usize) -> usize {
@@ -51,13 +59,21 @@ impl Growable for ppg_train_config {
     // 0.2.0: the first layout has the fields of 0.1.0's first release (80 bytes there),
     // the second adds `grow` (which 0.1.0 appended in place, growing the struct unnoticed:
     // the reason for `struct_size`).
+    // The third (issue 29) adds the recommended recipe's `intra`, `hold`, `certify` and
+    // `certify_tolerance`; read from an older layout they are off, as that caller's
+    // library had them.
     const LAYOUTS: &'static [usize] = &[
         offset_of!(ppg_train_config, pl_learning_rate) + size_of::<f64>(),
         offset_of!(ppg_train_config, grow) + size_of::<bool>(),
+        offset_of!(ppg_train_config, certify_tolerance) + size_of::<f64>(),
     ];
 
     fn defaults() -> Self {
         ppg_train_config::reference()
+    }
+
+    fn initial() -> Self {
+        ppg_train_config::recommended()
     }
 }
 
@@ -75,8 +91,11 @@ impl Growable for ppg_objective_config {
 }
 
 impl Growable for ppg_train_report {
-    const LAYOUTS: &'static [usize] =
-        &[offset_of!(ppg_train_report, best_epoch) + size_of::<i64>()];
+    // The second (issue 29) adds the certificate.
+    const LAYOUTS: &'static [usize] = &[
+        offset_of!(ppg_train_report, best_epoch) + size_of::<i64>(),
+        offset_of!(ppg_train_report, gap) + size_of::<f64>(),
+    ];
 
     /// A report of no run: nothing run, nothing scored.
     fn defaults() -> Self {
@@ -87,6 +106,10 @@ impl Growable for ppg_train_report {
             samples: 0,
             best_cost: f64::INFINITY,
             best_epoch: -1,
+            certified: false,
+            bound_exact: false,
+            bound: f64::NAN,
+            gap: f64::NAN,
         }
     }
 }

@@ -66,11 +66,28 @@ fn defaults() -> (ppg_train_config, ppg_objective_config) {
     assert_eq!(
         (config, objective),
         (
-            ppg_train_config::reference(),
+            ppg_train_config::recommended(),
             ppg_objective_config::reference()
         )
     );
     (config, objective)
+}
+
+/// A report's fields, the floating-point ones as bits (a report of no bound holds NaN).
+type ReportBits = (u32, u32, u32, u64, i64, bool, bool, u64, u64);
+
+fn bits(r: &ppg_train_report) -> ReportBits {
+    (
+        r.struct_size,
+        r.epochs,
+        r.samples,
+        r.best_cost.to_bits(),
+        r.best_epoch,
+        r.certified,
+        r.bound_exact,
+        r.bound.to_bits(),
+        r.gap.to_bits(),
+    )
 }
 
 /// A report as C prepares it.
@@ -81,6 +98,10 @@ fn fresh_report() -> ppg_train_report {
         samples: 7,
         best_cost: 0.0,
         best_epoch: 7,
+        certified: true,
+        bound_exact: true,
+        bound: 0.0,
+        gap: 0.0,
     };
     let st = unsafe { ppg_train_report_init(&mut report, size_of::<ppg_train_report>()) };
     assert_eq!(st, ppg_status::Ok);
@@ -275,13 +296,19 @@ fn callback_sees_caller_ids_and_the_best_is_reported() {
     assert_eq!(best[0], 1035);
 }
 
-/// `grow` reaches the engine from C: off by default (the reference run); on, the run is
-/// repeated at 1 session before the query's 2, so the callback sees more calls, and the
-/// best is never worse than the single run's.
+/// `grow` reaches the engine from C: on by default (the recommended recipe), off in the
+/// reference run; on, the run is repeated at 1 session before the query's 2, so the
+/// callback sees more calls, and the best is never worse than the single run's.
 #[test]
 fn grow_in_the_c_config_trains_over_growing_sessions() {
     let (defaults, _) = defaults();
-    assert!(!defaults.grow);
+    assert!(defaults.grow);
+    let mut reference = defaults;
+    let size = size_of::<ppg_train_config>();
+    let st = unsafe { ppg_train_config_init_reference(&mut reference, size) };
+    assert_eq!(st, ppg_status::Ok);
+    assert_eq!(reference, ppg_train_config::reference());
+    assert!(!reference.grow && !reference.hold && !reference.certify && !reference.score_input);
     let [single, grown] = [false, true].map(|grow| {
         let (_block, e) = ppg_with_query();
         let config = ppg_train_config {
@@ -421,13 +448,19 @@ fn an_unknown_struct_size_changes_nothing() {
         let mut report = fresh_report();
         let before = report;
         let st = unsafe { ppg_engine_train_builtin(e, &wrong, &objective, &mut report) };
-        assert_eq!((st, report), (ppg_status::VersionMismatch, before));
+        assert_eq!(
+            (st, bits(&report)),
+            (ppg_status::VersionMismatch, bits(&before))
+        );
         let wrong = ppg_objective_config {
             struct_size: size as u32,
             ..objective
         };
         let st = unsafe { ppg_engine_train_builtin(e, &config, &wrong, &mut report) };
-        assert_eq!((st, report), (ppg_status::VersionMismatch, before));
+        assert_eq!(
+            (st, bits(&report)),
+            (ppg_status::VersionMismatch, bits(&before))
+        );
         report.struct_size = size as u32;
         let st = unsafe { ppg_engine_train_builtin(e, &config, &objective, &mut report) };
         assert_eq!(st, ppg_status::VersionMismatch);
@@ -554,4 +587,219 @@ fn expected_exposure_and_awrf_as_the_core() {
     let core = Awrf::new(&utility, &group, target, &attention, AwrfCost::Product).unwrap();
     let want = 1.0 - core.report(&local, SESSIONS).unwrap().product;
     assert_eq!(evaluate(&awrf), (ppg_status::Ok, want));
+}
+
+/// `ppg_engine_rerank` with `PPG_METRIC_EXPECTED_EXPOSURE` and `PPG_METRIC_AWRF` is the
+/// core's recipe over the same costs (their memory taken from the engine's layout), and a
+/// query without a relevant item is refused for both, the output untouched.
+#[test]
+fn rerank_in_one_call_takes_expected_exposure_and_awrf() {
+    use ppg_core::objective::Awrf;
+    use ppg_core::recipe::{cost, CostSpec, Metric, Query, Recipe, Tables, Workspace};
+    let (_block, e) = engine(ppg_method::Ppg, ITEMS);
+    let (config, objective) = defaults();
+    let query = items(&[7, 7, 3, 3, 7, 3]);
+    let seed = ppg_query_seed(42, 5);
+    let call = |query: &[ppg_item], out: &mut [u64], objective: &ppg_objective_config| unsafe {
+        ppg_engine_rerank(
+            e,
+            query.as_ptr(),
+            ITEMS,
+            SESSIONS,
+            objective,
+            &config,
+            seed,
+            out.as_mut_ptr(),
+            out.len(),
+            ptr::null_mut(),
+        )
+    };
+    let utility: Vec<f64> = query.iter().map(|i| i.utility).collect();
+    let group: Vec<u8> = query.iter().map(|i| u8::from(i.group == 3)).collect();
+    let score: Vec<f64> = (0..ITEMS).map(|k| (ITEMS - k) as f64).collect();
+    let mut attention = [0.0; ITEMS];
+    Awrf::discount(&mut attention);
+    for (metric, core_metric) in [
+        (ppg_metric::ExpectedExposure, Metric::Ee),
+        (ppg_metric::Awrf, Metric::Awrf),
+    ] {
+        let objective = ppg_objective_config {
+            metric: metric as u32,
+            ..objective
+        };
+        let mut out = [0u64; ITEMS * SESSIONS];
+        assert_eq!(call(&query, &mut out, &objective), ppg_status::Ok);
+        let dims = ppg_core::Dims::new(ITEMS, SESSIONS, BATCH);
+        let mut mem = vec![0u8; ppg_core::Ppg::bytes(dims)];
+        let mut ppg = ppg_core::Ppg::new(&mut mem, dims, 0).unwrap();
+        let (mut order, mut u, mut g) = ([0u16; ITEMS], [0.0; ITEMS], [0u8; ITEMS]);
+        let mut scratch = [0.0; cost::SCRATCH_PER_ITEM * ITEMS];
+        let mut rows = [0u16; ITEMS * SESSIONS];
+        ppg.rerank(
+            &Query {
+                score: &score,
+                utility: &utility,
+                group: &group,
+                sessions: SESSIONS,
+                seed,
+            },
+            &CostSpec::new(core_metric, 5, None),
+            &Tables {
+                exposure: &[],
+                discount: &[],
+                attention: &attention,
+            },
+            &Recipe::recommended(),
+            Workspace {
+                order: &mut order,
+                utility: &mut u,
+                group: &mut g,
+                scratch: &mut scratch,
+            },
+            &mut rows,
+        )
+        .unwrap();
+        let ids: Vec<u64> = rows.iter().map(|&r| 1000 + 7 * u64::from(r)).collect();
+        assert_eq!(&out[..], &ids[..], "{metric:?}");
+
+        let irrelevant: Vec<ppg_item> = query
+            .iter()
+            .map(|&i| ppg_item { utility: 0.0, ..i })
+            .collect();
+        let mut untouched = [9u64; ITEMS * SESSIONS];
+        assert_eq!(
+            call(&irrelevant, &mut untouched, &objective),
+            ppg_status::InvalidArgument
+        );
+        assert_eq!(untouched, [9; ITEMS * SESSIONS]);
+    }
+}
+
+/// `ppg_engine_rerank` is the core's recipe (`Ppg::rerank`) in one call: the same rankings
+/// from the same seed, certified on a two-group EEL; its refusals change nothing.
+#[test]
+fn rerank_in_one_call_is_the_core_recipe() {
+    use ppg_core::objective::{exposure, RankStart};
+    use ppg_core::recipe::{CostSpec, Metric, Query, Recipe, Tables, Workspace};
+    let (_block, e) = engine(ppg_method::Ppg, ITEMS);
+    let (config, objective) = defaults();
+    let query = items(&[7, 7, 3, 3, 7, 3]);
+    let seed = ppg_query_seed(42, 3);
+    let mut out = [0u64; ITEMS * SESSIONS];
+    let mut report = fresh_report();
+    let call =
+        |out: &mut [u64], report: &mut ppg_train_report, objective: &ppg_objective_config| unsafe {
+            ppg_engine_rerank(
+                e,
+                query.as_ptr(),
+                ITEMS,
+                SESSIONS,
+                objective,
+                &config,
+                seed,
+                out.as_mut_ptr(),
+                out.len(),
+                report,
+            )
+        };
+    assert_eq!(call(&mut out, &mut report, &objective), ppg_status::Ok);
+    assert!(report.certified && report.gap <= 1e-8, "{report:?}");
+
+    // The core's recipe on the same rows: ids are 1000 + 7k for row k.
+    let utility: Vec<f64> = query.iter().map(|i| i.utility).collect();
+    let group: Vec<u8> = query.iter().map(|i| u8::from(i.group == 3)).collect();
+    let score: Vec<f64> = (0..ITEMS).map(|k| (ITEMS - k) as f64).collect();
+    let (mut e_table, mut d_table) = ([0.0; ITEMS], [0.0; ITEMS]);
+    exposure::fill(RankStart::One, &mut e_table);
+    exposure::fill(RankStart::Zero, &mut d_table);
+    let dims = ppg_core::Dims::new(ITEMS, SESSIONS, BATCH);
+    let mut mem = vec![0u8; ppg_core::Ppg::bytes(dims)];
+    let mut ppg = ppg_core::Ppg::new(&mut mem, dims, 0).unwrap();
+    let (mut order, mut u, mut g) = ([0u16; ITEMS], [0.0; ITEMS], [0u8; ITEMS]);
+    let mut rows = [0u16; ITEMS * SESSIONS];
+    let outcome = ppg
+        .rerank(
+            &Query {
+                score: &score,
+                utility: &utility,
+                group: &group,
+                sessions: SESSIONS,
+                seed,
+            },
+            &CostSpec::new(Metric::Eel, 5, None),
+            &Tables {
+                exposure: &e_table,
+                discount: &d_table,
+                attention: &[],
+            },
+            &Recipe::recommended(),
+            Workspace {
+                order: &mut order,
+                utility: &mut u,
+                group: &mut g,
+                scratch: &mut [],
+            },
+            &mut rows,
+        )
+        .unwrap();
+    let ids: Vec<u64> = rows.iter().map(|&r| 1000 + 7 * u64::from(r)).collect();
+    assert_eq!(&out[..], &ids[..]);
+    assert_eq!(report.best_cost, outcome.after);
+
+    // Refusals: the output and report untouched.
+    let before = (out, bits(&report));
+    let ndcg = ppg_objective_config {
+        metric: ppg_metric::Ndcg as u32,
+        ..objective
+    };
+    assert_eq!(call(&mut out, &mut report, &ndcg), ppg_status::Unsupported);
+    assert_eq!(
+        call(&mut out[..5], &mut report, &objective),
+        ppg_status::InvalidArgument
+    );
+    assert_eq!((out, bits(&report)), before);
+    let (_pl_block, pl) = engine(ppg_method::Pl, ITEMS);
+    let st = unsafe {
+        ppg_engine_rerank(
+            pl,
+            query.as_ptr(),
+            ITEMS,
+            SESSIONS,
+            &objective,
+            &config,
+            seed,
+            out.as_mut_ptr(),
+            out.len(),
+            ptr::null_mut(),
+        )
+    };
+    assert_eq!(st, ppg_status::Unsupported);
+
+    // A refusal the objective finds over the new query leaves the engine without one.
+    let dtr = ppg_objective_config {
+        metric: ppg_metric::Dtr as u32,
+        ..objective
+    };
+    let mut negative = query.clone();
+    negative[2].utility = -1.0;
+    let st = unsafe {
+        ppg_engine_rerank(
+            e,
+            negative.as_ptr(),
+            ITEMS,
+            SESSIONS,
+            &dtr,
+            &config,
+            seed,
+            out.as_mut_ptr(),
+            out.len(),
+            ptr::null_mut(),
+        )
+    };
+    assert_eq!(st, ppg_status::InvalidArgument);
+    let mut len = 0;
+    assert_eq!(
+        unsafe { ppg_engine_ranking_len(e, &mut len) },
+        ppg_status::NoQuery
+    );
 }

@@ -183,6 +183,22 @@ pub struct ppg_train_config {
     /// about twice the samples. Default false (the reference run). Last in the struct, so
     /// that the fields before it keep their offsets.
     pub grow: bool,
+    /// PPG: keep the input order within each group (the paper's intra-group constraint)
+    /// in `ppg_engine_rerank`. Default false.
+    pub intra: bool,
+    /// PPG, without `intra`: hold the input order within each group for a first run,
+    /// then free it for a second run from the best ranking found (as
+    /// `ppg_engine_hold_order_within_groups` before a training call, which
+    /// `ppg_engine_train*` then do themselves). Default true (the recommended recipe;
+    /// false in `ppg_train_config_init_reference`).
+    pub hold: bool,
+    /// PPG: certify. Where the objective has an exact optimum (the built-in DTR or EEL
+    /// alone, two groups), every run stops as soon as its best cost is within
+    /// `certify_tolerance` of it, and the report says whether the result is certified and
+    /// its gap. Default true (false in `ppg_train_config_init_reference`).
+    pub certify: bool,
+    /// The tolerance of `certify`, finite and `>= 0`. Default 1e-8.
+    pub certify_tolerance: f64,
 }
 
 /// The built-in objective of `ppg_engine_train_builtin` and `ppg_engine_evaluate`.
@@ -234,6 +250,19 @@ pub struct ppg_train_report {
     /// The epoch (0-based, counted over a grown run's stages) of this run that found the
     /// best ranking, -1 when this run found no new best.
     pub best_epoch: i64,
+    /// The best cost is within the recipe's `certify_tolerance` of `bound`: no ranking is
+    /// better by more. False without `certify`, without a bound, and after a NaN cost.
+    pub certified: bool,
+    /// `bound` is the objective's exact optimum; false where its search gave up at its
+    /// node budget (`bound` is then a proven lower bound that may not be reached) or there
+    /// is no bound.
+    pub bound_exact: bool,
+    /// A proven lower bound of the cost at the query's session count (the exact optimum
+    /// when `bound_exact`), NaN without `certify` or where the objective gives none (a
+    /// callback, NDCG, a mix, more than two groups).
+    pub bound: f64,
+    /// `best_cost - bound` (0 when rounding puts it below), NaN without a bound.
+    pub gap: f64,
 }
 
 pub(crate) fn sampler_from_raw(raw: u32) -> Status<SamplerMode> {
@@ -289,6 +318,30 @@ impl ppg_train_config {
             initial_weight: 0.5,
             pl_learning_rate: f64::from(pl.lr),
             grow: ppg.grow,
+            intra: false,
+            hold: false,
+            certify: ppg.certify.is_some(),
+            certify_tolerance: ppg_core::recipe::CERTIFY_TOLERANCE,
+        }
+    }
+
+    /// The recommended recipe (`ppg_core::Recipe::recommended`), what
+    /// `ppg_train_config_init` gives: the reference run's budget and step, the input scored
+    /// first, the order within groups held for a first run, grown over sessions, certified.
+    pub(crate) fn recommended() -> Self {
+        let recipe = ppg_core::Recipe::recommended();
+        ppg_train_config {
+            score_input: recipe.train.score_input,
+            grow: recipe.train.grow,
+            intra: recipe.intra,
+            hold: recipe.hold,
+            certify: recipe.train.certify.is_some(),
+            certify_tolerance: recipe
+                .train
+                .certify
+                .unwrap_or(ppg_core::recipe::CERTIFY_TOLERANCE),
+            initial_weight: f64::from(recipe.initial_weight),
+            ..Self::reference()
         }
     }
 
@@ -321,6 +374,7 @@ impl ppg_train_config {
             baseline: self.baseline,
             score_input: self.score_input,
             grow: self.grow,
+            certify: self.certify.then_some(self.certify_tolerance),
         };
         config.check(layout_batch)?;
         Ok(config)

@@ -1,8 +1,9 @@
 //! Many queries at once (`ppg.rerank_frame`, the Spark job): rows grouped by query, one
-//! engine per worker thread, the GIL released. Each query runs `rerank_query::rerank`, the
-//! function behind `ppg rerank`, with a seed fixed by the query alone, so the output does
-//! not depend on the thread count. The pool works while the calling thread watches for
-//! Ctrl-C ([`interruptible`]), which stops every worker at its next cost.
+//! engine per worker thread, the GIL released. Each query runs the core's recipe
+//! (`ppg_core::Ppg::rerank`), the function behind `ppg rerank` and `ppg_engine_rerank`, with
+//! a seed fixed by the query alone, so the output does not depend on the thread count. The
+//! pool works while the calling thread watches for Ctrl-C ([`interruptible`]), which stops
+//! every worker at its next cost.
 
 use numpy::{PyArray1, PyReadonlyArray1};
 use ppg_cli::cost::Tables;
@@ -23,10 +24,12 @@ const CHUNK: usize = 64;
 
 /// What the many-query call returns: for every query its rankings as row numbers of the
 /// grouped input (`sessions * n` each, queries in order), and per query the cost before
-/// and after.
+/// and after, whether it is certified and its gap (NaN without a bound).
 type Outcome<'py> = (
     Bound<'py, PyArray1<i64>>,
     Bound<'py, PyArray1<f64>>,
+    Bound<'py, PyArray1<f64>>,
+    Bound<'py, PyArray1<bool>>,
     Bound<'py, PyArray1<f64>>,
 );
 
@@ -132,10 +135,17 @@ pub fn rerank_many<'py>(
     }
     let before = results.iter().map(|r| r.before).collect();
     let after = results.iter().map(|r| r.after).collect();
+    let certified = results.iter().map(|r| r.certified).collect();
+    let gap = results
+        .iter()
+        .map(|r| r.gap().unwrap_or(f64::NAN))
+        .collect();
     Ok((
         PyArray1::from_vec(py, rows),
         PyArray1::from_vec(py, before),
         PyArray1::from_vec(py, after),
+        PyArray1::from_vec(py, certified),
+        PyArray1::from_vec(py, gap),
     ))
 }
 

@@ -5,9 +5,11 @@
 //! callable needs the GIL for every cost and checks for signals before each.
 
 use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray1};
-use ppg_cli::cost::{Cost, CostSpec, Tables};
-use ppg_cli::optimise::{self, ranking_by, PpgRecipe};
-use ppg_cli::rerank_query::{self, query_seed, Stoppable};
+use ppg_cli::cost::{Cost, Tables};
+use ppg_cli::optimise::{self, ranking_by};
+use ppg_cli::rerank_query::{self, query_seed};
+use ppg_core::objective::Stoppable;
+use ppg_core::Recipe;
 use ppg_core::{Dims, Error, Objective, Ppg};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -81,9 +83,11 @@ pub fn rerank_list<'py>(
         (Some(spec), None) => {
             let list = List::new(score, group, forbid, sessions)?;
             let utility_s = optimise::permute(utility, &list.order);
-            let cost = Cost::new(spec, &utility_s, &list.group, &tables)
+            let view = tables.view();
+            let mut scratch = ppg_cli::cost::scratch(spec, utility_s.len());
+            let cost = Cost::new(spec, &utility_s, &list.group, &view, &mut scratch)
                 .map_err(|e| refused("utility or groups", e))?;
-            let meaningful = meaningful(spec, utility, group);
+            let meaningful = spec.meaningful(utility, group);
             polling(py, |stop| {
                 let mut engine = Ppg::new(&mut mem, dims, seed)?;
                 let mut cost = Stoppable { inner: cost, stop };
@@ -154,11 +158,6 @@ pub(crate) fn call_objective(
     })
 }
 
-/// As in `rerank_query`: a metric without meaning for the list has nothing to optimise.
-fn meaningful(spec: &CostSpec, utility: &[f64], group: &[u8]) -> bool {
-    spec.ndcg.is_some() || spec.metric.valid(utility, group)
-}
-
 /// A list in its starting order, with its constraints in starting positions.
 struct List {
     /// `order[k]`: the input index at starting position `k`.
@@ -202,7 +201,7 @@ impl List {
         &self,
         engine: &mut Ppg,
         seed: u64,
-        recipe: &PpgRecipe,
+        recipe: &Recipe,
         cost: &mut impl Objective,
         meaningful: bool,
     ) -> Result<(Vec<u16>, f64, f64), Error> {

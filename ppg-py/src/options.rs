@@ -1,9 +1,8 @@
 //! The keyword arguments every re-ranking call shares, checked as `ppg rerank` checks its
-//! flags, into the command line's own `CostSpec` and `PpgRecipe`.
+//! flags, into the core's `CostSpec` and `Recipe`.
 
-use ppg_cli::cost::{CostSpec, Metric};
-use ppg_cli::optimise::PpgRecipe;
 use ppg_core::objective::{RankStart, MAX_LEVELS};
+use ppg_core::recipe::{CostSpec, Metric, Recipe};
 use ppg_core::{Gradient, SamplerMode, TrainConfig};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -31,6 +30,8 @@ pub struct Options {
     pub baseline: bool,
     pub grow: bool,
     pub hold: bool,
+    /// Stop training once certified against the metric's exact optimum.
+    pub certify: bool,
 }
 
 fn bad(argument: &str, why: impl std::fmt::Display) -> PyErr {
@@ -86,13 +87,7 @@ impl Options {
                 ))
             }
         };
-        Ok(Some(CostSpec {
-            metric,
-            levels: self.levels,
-            ndcg,
-            browse: ppg_core::objective::Browse::OFFICIAL,
-            level: ppg_core::objective::Level::Group,
-        }))
+        Ok(Some(CostSpec::new(metric, self.levels, ndcg)))
     }
 
     /// Where the exposure's rank count starts.
@@ -122,7 +117,7 @@ impl Options {
     ///
     /// # Errors
     /// `ValueError` naming the first argument out of range.
-    pub fn recipe(&self) -> PyResult<PpgRecipe> {
+    pub fn recipe(&self) -> PyResult<Recipe> {
         if self.sessions == 0 {
             return Err(bad("sessions", "must be at least 1"));
         }
@@ -143,10 +138,11 @@ impl Options {
             baseline: self.baseline,
             score_input: true,
             grow: self.grow,
+            certify: self.certify.then_some(ppg_core::recipe::CERTIFY_TOLERANCE),
             ..TrainConfig::default()
         };
         train.check(train.batch).map_err(|e| bad("recipe", e))?;
-        Ok(PpgRecipe {
+        Ok(Recipe {
             train,
             intra: self.intra,
             hold: self.hold,

@@ -5,7 +5,7 @@
 //! the text of its id instead: the UTF-8 bytes, in 8-byte little-endian words (the last
 //! zero-padded), after their count, through the same mixer as every other derived seed.
 
-use ppg_cli::seed;
+use ppg_core::seed;
 
 /// The seed of the query whose id reads `qid`, under the user's `seed`.
 pub fn of(seed: u64, qid: &str) -> u64 {

@@ -35,15 +35,12 @@ pub fn utility_refusal(
     ndcg: bool,
     utility: PyReadonlyArray1<'_, f64>,
 ) -> PyResult<Option<(usize, String)>> {
-    let spec = CostSpec {
-        metric: crate::options::fairness(fairness, "metric")?,
-        levels: 1,
-        ndcg: ndcg.then_some((1.0, 1)),
-        browse: ppg_core::objective::Browse::OFFICIAL,
-        level: ppg_core::objective::Level::Group,
-    };
-    Ok(spec
-        .check_utility(utility.as_slice()?)
+    let spec = CostSpec::new(
+        crate::options::fairness(fairness, "metric")?,
+        1,
+        ndcg.then_some((1.0, 1)),
+    );
+    Ok(ppg_cli::cost::check_utility(&spec, utility.as_slice()?)
         .err()
         .map(|(i, why)| (i, why.to_string())))
 }
@@ -65,7 +62,9 @@ pub fn id_refusal(column: &str, ids: Vec<String>) -> Option<(usize, String)> {
 /// `ValueError` naming `argument` for an unknown metric.
 #[pyfunction]
 pub fn group_limit(metric: &str, argument: &str) -> PyResult<(usize, &'static str)> {
-    Ok(crate::options::fairness(metric, argument)?.max_groups())
+    Ok(ppg_cli::cost::max_groups(crate::options::fairness(
+        metric, argument,
+    )?))
 }
 
 /// The starting ranking of every query, by `ppg rerank`'s rule

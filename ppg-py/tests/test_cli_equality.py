@@ -37,7 +37,12 @@ def test_rerank_frame_equals_the_cli(ppg_bin, tmp_path, kwargs, flags, data):
         df["score"] = df["score"].abs()  # DTR needs non-negative utilities
     expected = run_cli(ppg_bin, df, tmp_path, *flags)
     got = ppg.rerank_frame(df, threads=2, **kwargs)
-    pd.testing.assert_frame_equal(got.astype({"qid": str, "item": str}), expected)
+    rankings = got[["qid", "session", "rank", "item"]]
+    pd.testing.assert_frame_equal(rankings.astype({"qid": str, "item": str}), expected)
+    # The certificate: one value per query, a gap wherever a query is certified.
+    per_query = got.groupby("qid", sort=False)[["certified", "gap"]].nunique(dropna=False)
+    assert (per_query <= 1).all().all()
+    assert (got.loc[got["certified"], "gap"] <= 1e-8).all()
 
 
 def test_the_thread_count_does_not_change_the_output():

@@ -59,10 +59,8 @@ if grep -q rpath "$lib/pkgconfig/ppg.pc"; then
     exit 1
 fi
 
-# The C++ wrapper: include/ppg.hpp once it lives there, c-examples/cpp/ppg.hpp before.
-hpp=include/ppg.hpp
-[[ -f $hpp ]] || hpp=c-examples/cpp/ppg.hpp
-install -m 644 "$hpp" "$top/include/ppg.hpp"
+# The C++ wrapper, next to the header it includes.
+install -m 644 include/ppg.hpp "$top/include/ppg.hpp"
 cmp -s include/ppg.h "$top/include/ppg.h" || {
     echo "10-c: the installed ppg.h is not include/ppg.h" >&2
     exit 1

@@ -77,7 +77,7 @@ same_as_cli() {
 # path, so LD_LIBRARY_PATH finds it) and with libppg.a (no NEEDED libppg at all).
 consumer_c_pkgconfig() {
     local dir=$1
-    copy "$dir" consumers/c-pkgconfig/Makefile consumers/common/rerank_query.c \
+    copy "$dir" consumers/c-pkgconfig/Makefile consumers/common/rerank_query.c consumers/common/query.h \
         c-examples/firmware/platform.h c-examples/firmware/host.c
     PKG_CONFIG_PATH=$host/lib/pkgconfig make -s -C "$dir"
     local needed
@@ -94,11 +94,38 @@ consumer_c_pkgconfig() {
     same_as_cli "C, pkg-config --static, libppg.a" "$dir/static/static.out"
 }
 
+# The C++ program through CMake: find_package(ppg 0.2 CONFIG) with CMAKE_PREFIX_PATH at the
+# unpacked tarball, linked with ppg::ppg_static (no NEEDED libppg), with ppg::ppg (NEEDED
+# libppg.so.N; CMake's build tree run path finds it), and with ppg::ppg under
+# AddressSanitizer + UndefinedBehaviorSanitizer; -Wall -Wextra -Werror each time.
+consumer_cmake_cpp() {
+    local dir=$1 variant build needed
+    copy "$dir/src" consumers/cmake-cpp/{CMakeLists.txt,rerank_query.cpp} consumers/common/query.h
+    for variant in static shared sanitized; do
+        build=$dir/$variant
+        local options=(-DPPG_TARGET=ppg::ppg)
+        [[ $variant == static ]] && options=(-DPPG_TARGET=ppg::ppg_static)
+        [[ $variant == sanitized ]] && options+=(-DPPG_SANITIZE=ON)
+        cmake -S "$dir/src" -B "$build" -DCMAKE_PREFIX_PATH="$host" -DCMAKE_BUILD_TYPE=Release \
+            "${options[@]}" >"$dir/$variant.cmake.log" || { cat "$dir/$variant.cmake.log" >&2; return 1; }
+        cmake --build "$build" >>"$dir/$variant.cmake.log" || { cat "$dir/$variant.cmake.log" >&2; return 1; }
+        needed=$(readelf -d "$build/rerank_query" | grep NEEDED)
+        if [[ $variant == static ]]; then
+            ! grep -q 'libppg' <<<"$needed" || fail "C++ ppg::ppg_static: the program needs libppg.so"
+        else
+            grep -q "\[$soname\]" <<<"$needed" || fail "C++ ppg::ppg ($variant): no NEEDED $soname"
+            echo "C++ ppg::ppg ($variant): NEEDED $soname"
+        fi
+        ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 "$build/rerank_query" >"$build/out"
+        same_as_cli "C++, CMake, ${options[*]}" "$build/out"
+    done
+}
+
 # The firmware image: the thumbv7em libppg.a linked into a bare Cortex-M4F image, run
 # under QEMU (semihosting prints its output and exits with its status).
 consumer_firmware() {
     local dir=$1
-    copy "$dir" consumers/firmware/Makefile consumers/common/rerank_query.c \
+    copy "$dir" consumers/firmware/Makefile consumers/common/rerank_query.c consumers/common/query.h \
         c-examples/firmware/{platform.h,startup.c,semihost.c,mps2-an386.ld}
     make -s -C "$dir" PPG="$firmware"
     timeout 300 make -s -C "$dir" PPG="$firmware" run >"$dir/qemu.out"
@@ -112,7 +139,7 @@ check_install() {
     local dir=$1 tarball=$root/dist/ppg-$version-x86_64-unknown-linux-gnu.tar.gz
     local prefix=$dir/fresh libdir=lib/x86_64-linux-gnu
     scripts/install --from "$tarball" --prefix "$prefix" --libdir "$libdir"
-    copy "$dir/c" consumers/c-pkgconfig/Makefile consumers/common/rerank_query.c \
+    copy "$dir/c" consumers/c-pkgconfig/Makefile consumers/common/rerank_query.c consumers/common/query.h \
         c-examples/firmware/platform.h c-examples/firmware/host.c
     PKG_CONFIG_PATH=$prefix/$libdir/pkgconfig make -s -C "$dir/c" rerank-shared
     LD_LIBRARY_PATH=$prefix/$libdir "$dir/c/rerank-shared" >"$dir/c/installed.out"
@@ -211,13 +238,9 @@ consumer_python() {
     local t0=$SECONDS
     env PATH="$venv/bin:/usr/bin:/bin" "$venv/bin/pip" install --quiet --disable-pip-version-check "$wheel"
     echo "pip install $(basename "$wheel") (numpy, pandas from the index): $((SECONDS - t0)) s"
-    # rerank_frame refuses a query of one item, which ppg rerank passes through: the
-    # Python package gets the other queries.
-    awk -F'\t' 'NR == FNR { if (FNR > 1) n[$1]++; next } FNR == 1 || n[$1] > 1' \
-        "$queries" "$queries" >"$dir/rows.tsv"
-    "$venv/bin/python" "$root/consumers/python/rerank.py" "$dir/rows.tsv" 7 2 "$dir/ranked.tsv"
+    "$venv/bin/python" "$root/consumers/python/rerank.py" "$queries" 7 2 "$dir/ranked.tsv"
     mkdir -p "$dir/check"
-    io_blocks "$dir/rows.tsv" "$dir/ranked.tsv" >"$dir/check/out"
+    io_blocks "$queries" "$dir/ranked.tsv" >"$dir/check/out"
     same_as_cli "Python, $(basename "$wheel")" "$dir/check/out"
     local message
     for tags in "--python-version 3.8" "--platform macosx_11_0_arm64"; do
@@ -328,8 +351,8 @@ consumer_maven() {
     echo "Java, jar for another platform: \"$(grep -m1 -o 'libppg for platform [^:]*not found' <<<"$message")\""
 }
 
-checks=(consumer_c_pkgconfig consumer_firmware consumer_python consumer_rust consumer_go
-    consumer_maven check_install check_abi)
+checks=(consumer_c_pkgconfig consumer_cmake_cpp consumer_firmware consumer_python consumer_rust
+    consumer_go consumer_maven check_install check_abi)
 for check in "${checks[@]}"; do
     say "$check"
     t0=$SECONDS

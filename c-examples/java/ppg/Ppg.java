@@ -63,11 +63,28 @@ public final class Ppg {
     double cost(long[] ranking, int sessions) throws Exception;
   }
 
-  /** The paper's reference recipe (ppg_train_config_default); change fields as needed. */
+  /**
+   * The recommended recipe (ppg_train_config_default: what ppg rerank and Python run); change
+   * fields as needed.
+   */
   public static PpgLibrary.TrainConfig defaultTrainConfig() {
     PpgLibrary.TrainConfig c = new PpgLibrary.TrainConfig();
     check(LIB.ppg_train_config_init(c, new SizeT(c.size())), "ppg_train_config_init");
     return c;
+  }
+
+  /** The paper's reference run (ppg_train_config_reference). */
+  public static PpgLibrary.TrainConfig referenceTrainConfig() {
+    PpgLibrary.TrainConfig c = new PpgLibrary.TrainConfig();
+    check(
+        LIB.ppg_train_config_init_reference(c, new SizeT(c.size())),
+        "ppg_train_config_init_reference");
+    return c;
+  }
+
+  /** The seed ppg rerank --seed seed gives the query at index (0-based, in input order). */
+  public static long querySeed(long seed, long index) {
+    return LIB.ppg_query_seed(seed, index);
   }
 
   /** The default objective with its metric set to {@code metric} (a PPG_METRIC_* value). */
@@ -233,6 +250,50 @@ public final class Ppg {
           LIB.ppg_engine_train_builtin(engine, config, objective, report),
           "ppg_engine_train_builtin");
       return report;
+    }
+
+    /**
+     * ppg_engine_rerank: re-ranks {@code items} (in their input ranking) for {@code sessions}
+     * sessions in one call and returns the rankings of their ids, session after session;
+     * {@code report} (may be null) receives what the run did, its certificate included.
+     */
+    public long[] rerank(
+        Item[] items,
+        long sessions,
+        PpgLibrary.ObjectiveConfig objective,
+        PpgLibrary.TrainConfig config,
+        long seed,
+        PpgLibrary.TrainReport report) {
+      PpgLibrary.Item[] cs =
+          items.length == 0
+              ? null
+              : (PpgLibrary.Item[]) new PpgLibrary.Item().toArray(items.length);
+      for (int k = 0; k < items.length; k++) {
+        cs[k].id = items[k].id();
+        cs[k].utility = items[k].utility();
+        cs[k].group = items[k].group();
+      }
+      long[] out = new long[(int) (items.length * sessions)];
+      PpgLibrary.TrainReport r = report != null ? report : newReport();
+      check(
+          LIB.ppg_engine_rerank(
+              engine,
+              cs,
+              new SizeT(items.length),
+              new SizeT(sessions),
+              objective,
+              config,
+              seed,
+              out,
+              new SizeT(out.length),
+              r),
+          "ppg_engine_rerank");
+      return out;
+    }
+
+    /** A report prepared for {@link #rerank}. */
+    public static PpgLibrary.TrainReport report() {
+      return newReport();
     }
 
     /** The built-in objective's cost of {@code ranking} ({@link #rankingLen} ids). */

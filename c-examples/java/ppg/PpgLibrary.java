@@ -130,7 +130,8 @@ public interface PpgLibrary extends Library {
    */
   @Structure.FieldOrder({
     "struct_size", "learning_rate", "epochs", "batch", "patience", "clamp_min", "clamp_max", "sampler",
-    "gradient", "baseline", "score_input", "initial_weight", "pl_learning_rate", "grow"
+    "gradient", "baseline", "score_input", "initial_weight", "pl_learning_rate", "grow",
+    "intra", "hold", "certify", "certify_tolerance"
   })
   class TrainConfig extends Structure {
     public int struct_size;
@@ -147,6 +148,10 @@ public interface PpgLibrary extends Library {
     public double initial_weight;
     public double pl_learning_rate;
     public byte grow;
+    public byte intra;
+    public byte hold;
+    public byte certify;
+    public double certify_tolerance;
   }
 
   /** ppg_objective_config, filled by ppg_objective_config_init (as TrainConfig). */
@@ -163,13 +168,20 @@ public interface PpgLibrary extends Library {
   }
 
   /** ppg_train_report, prepared by ppg_train_report_init (as TrainConfig). */
-  @Structure.FieldOrder({"struct_size", "epochs", "samples", "best_cost", "best_epoch"})
+  @Structure.FieldOrder({
+    "struct_size", "epochs", "samples", "best_cost", "best_epoch", "certified", "bound_exact",
+    "bound", "gap"
+  })
   class TrainReport extends Structure {
     public int struct_size;
     public int epochs;
     public int samples;
     public double best_cost;
     public long best_epoch;
+    public byte certified;
+    public byte bound_exact;
+    public double bound;
+    public double gap;
   }
 
   /**
@@ -185,6 +197,10 @@ public interface PpgLibrary extends Library {
   String ppg_status_str(int status);
 
   int ppg_train_config_init(TrainConfig out, SizeT size);
+
+  int ppg_train_config_init_reference(TrainConfig out, SizeT size);
+
+  long ppg_query_seed(long seed, long index);
 
   int ppg_objective_config_init(ObjectiveConfig out, SizeT size);
 
@@ -226,6 +242,18 @@ public interface PpgLibrary extends Library {
 
   int ppg_engine_train_builtin(
       Pointer engine, TrainConfig config, ObjectiveConfig objective, TrainReport report);
+
+  int ppg_engine_rerank(
+      Pointer engine,
+      Item[] items,
+      SizeT count,
+      SizeT sessions,
+      ObjectiveConfig objective,
+      TrainConfig config,
+      long seed,
+      long[] outIds,
+      SizeT outLen,
+      TrainReport report);
 
   int ppg_engine_evaluate(
       Pointer engine, ObjectiveConfig objective, long[] ranking, SizeT len, double[] value);

@@ -1,5 +1,6 @@
 //! Disparity of treatment ratio (DTR): exposure per unit of utility, group against group.
 
+use super::bound::{self, LowerBound, Shape};
 use super::exposure::{check_finite, check_items, check_len, checked_prefix, shape_ok};
 use super::Objective;
 use crate::Error;
@@ -139,6 +140,36 @@ impl Objective for Dtr<'_> {
     /// `ratio - 1`: 0 when fair (or degenerate), NaN for a malformed ranking.
     fn cost(&mut self, ranking: &[u16], sessions: usize) -> f64 {
         self.ratio(ranking, sessions) - 1.0
+    }
+
+    /// The exact optimum ([`bound`]) minus 1; 0 when DTR is degenerate (a group without
+    /// utility: every ranking costs 0). `None` when the exposures are not positive and
+    /// non-increasing, or `work` is shorter than `n + 1`.
+    fn lower_bound(&self, sessions: usize, work: &mut [f64]) -> Option<LowerBound> {
+        if !(self.utility[0] > 0.0 && self.utility[1] > 0.0) {
+            return Some(LowerBound {
+                value: 0.0,
+                exact: true,
+            });
+        }
+        let group0 = self.group.iter().filter(|&&g| g == 0).count();
+        let shape = Shape::Dtr {
+            utility: self.utility,
+        };
+        let b = bound::solve(
+            shape,
+            self.exposure,
+            group0,
+            sessions,
+            bound::CERTIFY_BUDGET,
+            work,
+            None,
+        )
+        .ok()?;
+        Some(LowerBound {
+            value: b.lower - 1.0,
+            exact: b.exact,
+        })
     }
 }
 

@@ -3,6 +3,7 @@
 //! It stays whole (over 400 lines): the metric, its grading (`Linspan`) and the precision
 //! it adds up in are one definition that the protocol fixes, and 190 lines are its tests.
 
+use super::bound::{self, LowerBound, Shape};
 use super::exposure::{check_finite, check_items, check_len, checked_prefix, shape_ok};
 use super::{Objective, Real, MAX_GROUPS};
 use crate::Error;
@@ -208,6 +209,35 @@ impl<F: Real> Objective for Eel<'_, F> {
     /// The sum in `F`, rounded to `f32` (as is, when `F` is `f32`).
     fn cost_single(&mut self, ranking: &[u16], sessions: usize) -> f32 {
         self.sum(ranking, sessions).map_or(f32::NAN, F::to_f32)
+    }
+
+    /// The exact optimum of two groups (ids 0 and 1, both present; [`bound`]). `None` for
+    /// other groupings, exposures that are not positive and non-increasing, `work` shorter
+    /// than `n + 1`, and in single precision: the bound adds up in `f64`, which the
+    /// single-precision targets (a firmware FPU) would only emulate.
+    fn lower_bound(&self, sessions: usize, work: &mut [f64]) -> Option<LowerBound> {
+        if self.groups != 2 {
+            return None;
+        }
+        let exposure = F::as_f64s(self.exposure)?;
+        let group0 = self.group.iter().filter(|&&g| g == 0).count();
+        let shape = Shape::Eel {
+            target: [self.target[0].to_f64(), self.target[1].to_f64()],
+        };
+        let b = bound::solve(
+            shape,
+            exposure,
+            group0,
+            sessions,
+            bound::CERTIFY_BUDGET,
+            work,
+            None,
+        )
+        .ok()?;
+        Some(LowerBound {
+            value: b.lower,
+            exact: b.exact,
+        })
     }
 }
 

@@ -1,9 +1,12 @@
 //! Costs the optimisers minimise: the black-box trait and the built-in metrics.
 //!
 //! The metrics use only [`Error`](crate::Error); nothing here knows an engine, so any
-//! optimiser (PPG, Plackett-Luce, a caller's own) can cost rankings with them.
+//! optimiser (PPG, Plackett-Luce, a caller's own) can cost rankings with them. [`bound`]
+//! is the exact optimum of the two-group metrics, which they give as their lower bound
+//! ([`Objective::lower_bound`]).
 
 mod awrf;
+pub mod bound;
 mod browse;
 mod dtr;
 mod dtr_groups;
@@ -13,8 +16,10 @@ pub mod exposure;
 mod mix;
 mod ndcg;
 mod real;
+mod stoppable;
 
 pub use awrf::{Awrf, AwrfCost, AwrfReport, AwrfTarget};
+pub use bound::LowerBound;
 pub use browse::{Browse, DEFAULT_PATIENCE};
 pub use dtr::Dtr;
 pub use dtr_groups::DtrGroups;
@@ -24,6 +29,7 @@ pub use exposure::{ExposureTable, RankStart};
 pub use mix::Mix;
 pub use ndcg::Ndcg;
 pub use real::Real;
+pub use stoppable::Stoppable;
 
 /// The most fairness groups a metric tells apart: group ids are `0..MAX_GROUPS`.
 pub const MAX_GROUPS: usize = 16;
@@ -51,6 +57,17 @@ pub trait Objective {
     /// when [`Objective::single`] is `true`; by default the cost rounded to `f32`.
     fn cost_single(&mut self, ranking: &[u16], sessions: usize) -> f32 {
         self.cost(ranking, sessions) as f32
+    }
+
+    /// A proven lower bound of the cost over every ranking of `sessions` sessions, if the
+    /// objective knows one: the trainer then stops as soon as its best is within
+    /// [`TrainConfig::certify`](crate::TrainConfig::certify) of it, and the run says whether
+    /// it was certified. `work` is memory the engine lends (at least `n + 1` values).
+    /// `None` by default (a black box knows no bound); the built-in two-group DTR and EEL
+    /// give the exact optimum ([`bound`]).
+    fn lower_bound(&self, sessions: usize, work: &mut [f64]) -> Option<LowerBound> {
+        let _ = (sessions, work);
+        None
     }
 }
 

@@ -37,6 +37,8 @@ pub trait Real:
     fn to_f32(self) -> f32;
     /// `n`, rounded to the nearest value of this type (without passing through `f64`).
     fn from_count(n: usize) -> Self;
+    /// `values` as `f64`s when this is `f64` (the exact optimum adds up in `f64` only).
+    fn as_f64s(values: &[Self]) -> Option<&[f64]>;
 }
 
 impl Real for f32 {
@@ -54,6 +56,9 @@ impl Real for f32 {
     fn from_count(n: usize) -> Self {
         n as f32
     }
+    fn as_f64s(_: &[Self]) -> Option<&[f64]> {
+        None
+    }
 }
 
 impl Real for f64 {
@@ -70,5 +75,8 @@ impl Real for f64 {
     }
     fn from_count(n: usize) -> Self {
         n as f64
+    }
+    fn as_f64s(values: &[Self]) -> Option<&[f64]> {
+        Some(values)
     }
 }

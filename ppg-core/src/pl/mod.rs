@@ -545,6 +545,8 @@ impl<'a> PlackettLuce<'a> {
             samples: 0,
             best_cost: self.live.best_cost,
             best_epoch: None,
+            bound: None,
+            certified: false,
         };
         let mut stale = 0u32;
         for epoch in 0..config.epochs {

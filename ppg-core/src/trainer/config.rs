@@ -50,6 +50,13 @@ pub struct TrainConfig {
     /// away from the optimum as sessions grow; this does not (docs/results.md). About twice
     /// the samples. The reference run does not grow.
     pub grow: bool,
+    /// Certify: with `Some(tolerance)` and an objective that gives a lower bound
+    /// ([`Objective::lower_bound`](crate::Objective::lower_bound)), every run (each stage of
+    /// a grown run, each part of a held one) stops as soon as its best cost is within
+    /// `tolerance` of the bound at its session count, and the report says whether the
+    /// result is certified. `None` (the reference run) trains on until patience or epochs
+    /// run out and computes no bound.
+    pub certify: Option<f64>,
 }
 
 impl Default for TrainConfig {
@@ -66,6 +73,7 @@ impl Default for TrainConfig {
             baseline: false,
             score_input: false,
             grow: false,
+            certify: None,
         }
     }
 }
@@ -90,6 +98,19 @@ impl TrainConfig {
         if !in_unit(self.clamp_min) || !in_unit(self.clamp_max) || self.clamp_min > self.clamp_max {
             return Err(Error::InvalidConfig(
                 "need 0 <= clamp_min <= clamp_max <= 1",
+            ));
+        }
+        // On the bits: a double comparison is a software routine on a single-precision FPU,
+        // and this check runs there too (350 bytes of flash as comparisons).
+        let bad_tolerance = |t: f64| {
+            let bits = t.to_bits();
+            let negative = bits >> 63 == 1 && bits << 1 != 0;
+            let not_finite = (bits >> 52) & 0x7ff == 0x7ff;
+            negative || not_finite
+        };
+        if self.certify.is_some_and(bad_tolerance) {
+            return Err(Error::InvalidConfig(
+                "certify's tolerance must be finite and >= 0",
             ));
         }
         Ok(())

@@ -14,10 +14,8 @@
 //! engine lends it, and the state before the call, which the engine keeps anyway to undo a
 //! failed run.
 
-use super::{Saved, Trainer};
-use crate::distribution::Distribution;
-use crate::sampler::Sampler;
-use crate::{Error, Objective, Rng, TrainConfig, TrainReport};
+use super::{Run, Saved, Trainer};
+use crate::{Error, Rng, TrainReport};
 
 /// The state before the call: every stage starts from it.
 pub(crate) struct Before<'s> {
@@ -39,51 +37,43 @@ pub(crate) fn stages(sessions: usize) -> impl Iterator<Item = usize> {
     core::iter::once(1).chain((from..=doublings).map(move |k| odd << k))
 }
 
-/// Trains `dist` (started, `sessions` of them) grown over [`stages`]. On return the
-/// distribution is the last stage's, which is the same run as without growing, and the
-/// trainer's best is the better of that run's best and the kept copy.
+/// Trains the run's distribution (started, `sessions` of them) grown over [`stages`]. On
+/// return the distribution is the last stage's, which is the same run as without growing,
+/// and the trainer's best is the better of that run's best and the kept copy. A stage
+/// whose kept copy is already certified ([`Run::target`]) is not trained: no sample can
+/// improve on it.
 ///
 /// # Errors
 /// [`Error::NotFinite`] when the objective returns NaN or an infinity, for a sample or a
 /// copy; the caller undoes the partial run.
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn train(
-    trainer: &mut Trainer,
-    dist: &mut Distribution,
-    sampler: &mut Sampler,
-    rng: &mut Rng,
-    objective: &mut dyn Objective,
-    config: &TrainConfig,
-    before: Before<'_>,
-) -> Result<TrainReport, Error> {
-    let (n, sessions) = (dist.n, dist.sessions);
+pub(crate) fn train(run: &mut Run) -> Result<TrainReport, Error> {
+    let (n, sessions) = (run.dist.n, run.dist.sessions);
     let mut report = TrainReport {
         epochs: 0,
         samples: 0,
         best_cost: f64::INFINITY,
         best_epoch: None,
+        bound: None,
+        certified: false,
     };
     // The kept ranking lives in the trainer's `kept` scratch; `kept_sessions == 0` while
     // nothing is kept.
     let (mut kept_sessions, mut kept_cost) = (0, f64::INFINITY);
     for s in stages(sessions) {
-        dist.reference.copy_from_slice(before.reference);
-        dist.weights.copy_from_slice(before.weights);
-        dist.sessions = s;
-        dist.zero_frozen();
-        *rng = before.rng.clone();
+        let before = &run.before;
+        run.dist.reference.copy_from_slice(before.reference);
+        run.dist.weights.copy_from_slice(before.weights);
+        run.dist.sessions = s;
+        run.dist.zero_frozen();
+        *run.rng = before.rng.clone();
         // The last stage is exactly the run without growing, the caller's best included;
         // the smaller ones start with none.
         if s == sessions {
-            trainer.restart_from(before.train);
+            run.trainer.restart_from(before.train);
         } else {
-            trainer.reset();
+            run.trainer.reset();
         }
-        sampler.invalidate();
-        let stage = trainer.train(dist, sampler, rng, objective, config)?;
-        let offset = report.epochs;
-        report.epochs += stage.epochs;
-        report.samples += stage.samples;
+        run.sampler.invalidate();
 
         let total = n * s;
         let mut copy_cost = f64::INFINITY;
@@ -91,17 +81,29 @@ pub(crate) fn train(
             let p = kept_sessions;
             for j in p..s {
                 let from = (j % p) * n;
-                trainer.kept.copy_within(from..from + n, j * n);
+                run.trainer.kept.copy_within(from..from + n, j * n);
             }
-            copy_cost = objective.cost(&trainer.kept[..total], s);
+            copy_cost = run.objective.cost(&run.trainer.kept[..total], s);
             report.samples += 1;
             if !copy_cost.is_finite() {
                 return Err(Error::NotFinite { index: 0 });
             }
         }
+        if copy_cost <= run.target() {
+            kept_cost = copy_cost;
+            kept_sessions = s;
+            continue;
+        }
+        let config = *run.config;
+        let stage = run.train(&config)?;
+        let offset = report.epochs;
+        report.epochs += stage.epochs;
+        report.samples += stage.samples;
+
+        let trainer = &mut *run.trainer;
         match trainer.best(total) {
             Some((_, fresh)) if fresh <= copy_cost => {
-                let Trainer { state, kept, .. } = &mut *trainer;
+                let Trainer { state, kept, .. } = trainer;
                 kept[..total].copy_from_slice(&state.best[..total]);
                 kept_cost = fresh;
                 report.best_epoch = stage.best_epoch.map(|e| e + offset);
@@ -113,8 +115,9 @@ pub(crate) fn train(
         kept_sessions = if kept_cost.is_finite() { s } else { 0 };
     }
     let total = n * sessions;
+    let trainer = &mut *run.trainer;
     if kept_cost < trainer.state.best_cost {
-        let Trainer { state, kept, .. } = &mut *trainer;
+        let Trainer { state, kept, .. } = trainer;
         state.best[..total].copy_from_slice(&kept[..total]);
         state.best_cost = kept_cost;
     }

@@ -9,50 +9,40 @@
 //! can only improve on that: the trainer's best carries over. The objective stays a black
 //! box; which pairs to hold is the caller's choice.
 
-use super::{grow, Trainer};
-use crate::distribution::Distribution;
-use crate::sampler::Sampler;
-use crate::{Error, Objective, Rng, TrainConfig, TrainReport};
+use super::Run;
+use crate::{Error, TrainConfig, TrainReport};
 
-/// Trains `dist` (started, with held pairs): the first run as [`Trainer::run`] with the held
-/// pairs frozen at weight 0, then the held pairs released at weight `config.clamp_min` (the
-/// least weight the trainer keeps: they were never inverted) and one run more, not grown,
-/// from the best ranking so far as every session's reference. On return the held pairs are
-/// free and the weights are the second run's. When holding would leave no pair free, only
-/// the free run is made, as [`Trainer::run`].
+/// Trains the run's distribution (started, with held pairs): the first run as [`Run::run`]
+/// with the held pairs frozen at weight 0, then the held pairs released at weight
+/// `config.clamp_min` (the least weight the trainer keeps: they were never inverted) and
+/// one run more, not grown, from the best ranking so far as every session's reference. On
+/// return the held pairs are free and the weights are the second run's. When holding would
+/// leave no pair free, only the free run is made, as [`Run::run`]. When the first run is
+/// certified, the second makes no epoch.
 ///
 /// # Errors
 /// [`Error::NotFinite`] when the objective returns NaN or an infinity; the held pairs may
 /// still be frozen, and the caller unholds them and undoes the partial run.
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn train(
-    trainer: &mut Trainer,
-    dist: &mut Distribution,
-    sampler: &mut Sampler,
-    rng: &mut Rng,
-    objective: &mut dyn Objective,
-    config: &TrainConfig,
-    before: grow::Before<'_>,
-) -> Result<TrainReport, Error> {
-    if !dist.free_while_held() {
+pub(crate) fn train(run: &mut Run) -> Result<TrainReport, Error> {
+    if !run.dist.free_while_held() {
         // Held, every pair would be fixed and the first run could only draw the reference
         // again and again (one group): only the free run is worth its samples.
-        return trainer.run(dist, sampler, rng, objective, config, before);
+        return run.run();
     }
-    dist.hold();
-    sampler.invalidate();
-    let first = trainer.run(dist, sampler, rng, objective, config, before)?;
-    dist.release(config.clamp_min);
-    if trainer.best(dist.n * dist.sessions).is_some() {
-        trainer.rereference(dist, sampler);
+    run.dist.hold();
+    run.sampler.invalidate();
+    let first = run.run()?;
+    run.dist.release(run.config.clamp_min);
+    if run.trainer.best(run.dist.n * run.dist.sessions).is_some() {
+        run.trainer.rereference(run.dist, run.sampler);
     }
-    sampler.invalidate();
+    run.sampler.invalidate();
     let free = TrainConfig {
         score_input: false,
         grow: false,
-        ..*config
+        ..*run.config
     };
-    let second = trainer.train(dist, sampler, rng, objective, &free)?;
+    let second = run.train(&free)?;
     Ok(TrainReport {
         epochs: first.epochs + second.epochs,
         samples: first.samples + second.samples,
@@ -61,5 +51,7 @@ pub(crate) fn train(
             Some(e) => Some(first.epochs + e),
             None => first.best_epoch,
         },
+        bound: None,
+        certified: false,
     })
 }

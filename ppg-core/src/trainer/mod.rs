@@ -10,6 +10,12 @@
 //! - [`approximate`]: the paper's Eq. 8 step as vector loops.
 //! - [`grow`]: the same loop over a growing number of sessions ([`TrainConfig::grow`]).
 //! - [`hold`]: a run with some pairs held in their order first, then released.
+//!
+//! A training call lends the trainer the engine's parts, the objective, the recipe and the
+//! state before the call as one [`Run`]; the plain, grown and held runs each take it whole.
+//! With [`TrainConfig::certify`], each of them (each stage of a grown run, each part of a
+//! held one) stops as soon as its best is within the tolerance of the objective's lower
+//! bound at its session count ([`Objective::lower_bound`]).
 //! - [`state`]: what a run changes besides the distribution, and the copy to undo it.
 //! - [`scratch`]: the step's scratch, the exact gradient's or the approximate step's.
 
@@ -28,6 +34,7 @@ use self::approximate::{clamp, descend, inverted_shares, Key, SubsetSums};
 use self::scratch::StepScratch;
 use crate::arena::{region_bytes, sum, Arena};
 use crate::distribution::{locate, Distribution};
+use crate::objective::LowerBound;
 use crate::sampler::{Sampler, SamplerMode};
 use crate::{Dims, Error, Objective, Rng, TrainReport};
 
@@ -41,6 +48,10 @@ pub(crate) struct Trainer<'a> {
     costs: &'a mut [f64],
     /// A grown run's kept ranking ([`grow`]): `items * sessions` ids.
     kept: &'a mut [u16],
+    /// The objective's lower bound at `bound_sessions` sessions, computed once a training
+    /// call (`bound_sessions == 0`: none computed yet).
+    bound: Option<LowerBound>,
+    bound_sessions: usize,
 }
 
 impl<'a> Trainer<'a> {
@@ -48,7 +59,8 @@ impl<'a> Trainer<'a> {
     pub(crate) const fn bytes(dims: Dims) -> usize {
         sum(&[
             TrainState::bytes(dims),
-            region_bytes::<f32>(StepScratch::len(dims)),
+            // `f64`-aligned: the lower bound's search borrows it before a run's first step.
+            region_bytes::<f64>(StepScratch::len(dims).div_ceil(2)),
             region_bytes::<f64>(dims.batch),
             region_bytes::<u16>(dims.total()),
         ])
@@ -58,10 +70,45 @@ impl<'a> Trainer<'a> {
     pub(crate) fn new(arena: &mut Arena<'a>, dims: Dims) -> Result<Self, Error> {
         Ok(Trainer {
             state: TrainState::new(arena, dims)?,
-            work: arena.take(StepScratch::len(dims))?,
+            // A `f64` region is a whole number of `f32`s, aligned for both: the cast cannot
+            // fail, and the fallible form keeps a panic's formatting out of a firmware image.
+            work: bytemuck::try_cast_slice_mut(
+                arena.take::<f64>(StepScratch::len(dims).div_ceil(2))?,
+            )
+            .map_err(|_| Error::MemoryTooSmall {
+                needed: Self::bytes(dims),
+                available: 0,
+            })?,
             costs: arena.take(dims.batch)?,
             kept: arena.take(dims.total())?,
+            bound: None,
+            bound_sessions: 0,
         })
+    }
+
+    /// Forgets the lower bound of the last training call: the next may have another
+    /// objective.
+    pub(crate) fn forget_bound(&mut self) {
+        self.bound_sessions = 0;
+        self.bound = None;
+    }
+
+    /// The objective's lower bound at `sessions` sessions of `n` items (computed once a
+    /// training call and session count), `None` when it gives none.
+    pub(crate) fn lower_bound(
+        &mut self,
+        objective: &dyn Objective,
+        n: usize,
+        sessions: usize,
+    ) -> Option<LowerBound> {
+        if self.bound_sessions != sessions {
+            // The step's scratch is free between steps, and `StepScratch::len` is above
+            // `2 (n + 1)` for every `n`: `n (n - 1) / 2 + 512 > 2 n + 2`.
+            let work = bytemuck::try_cast_slice_mut::<f32, f64>(&mut self.work[..2 * (n + 1)]);
+            self.bound = work.ok().and_then(|w| objective.lower_bound(sessions, w));
+            self.bound_sessions = sessions;
+        }
+        self.bound
     }
 
     /// Forgets the best ranking and the pending batch (a new query).
@@ -136,116 +183,6 @@ impl<'a> Trainer<'a> {
     /// The log-probability of each pending ranking.
     pub(crate) fn batch_log_probs(&self) -> &[f64] {
         &self.state.batch_log_prob[..self.state.pending_count()]
-    }
-
-    /// One training call: grown over sessions when `config` says so and there is more than
-    /// one session ([`grow`]), else [`Trainer::train`]. `before` is the state before the call.
-    ///
-    /// # Errors
-    /// As [`Trainer::train`]; the caller undoes the partial run.
-    pub(crate) fn run(
-        &mut self,
-        dist: &mut Distribution,
-        sampler: &mut Sampler,
-        rng: &mut Rng,
-        objective: &mut dyn Objective,
-        config: &TrainConfig,
-        before: grow::Before<'_>,
-    ) -> Result<TrainReport, Error> {
-        if config.grow && dist.sessions > 1 {
-            grow::train(self, dist, sampler, rng, objective, config, before)
-        } else {
-            self.train(dist, sampler, rng, objective, config)
-        }
-    }
-
-    /// Runs a checked `config` to the end or to its patience.
-    ///
-    /// # Errors
-    /// [`Error::NotFinite`] when the objective returns NaN or an infinity; the caller undoes
-    /// the partial run.
-    pub(crate) fn train(
-        &mut self,
-        dist: &mut Distribution,
-        sampler: &mut Sampler,
-        rng: &mut Rng,
-        objective: &mut dyn Objective,
-        config: &TrainConfig,
-    ) -> Result<TrainReport, Error> {
-        let (sessions, total) = (dist.sessions, dist.n * dist.sessions);
-        // An objective that adds up in single precision: costs, the best so far and the
-        // shares stay `f32` until the run ends (`Objective::single`).
-        let single = objective.single();
-        if single {
-            self.state.best_single = self.state.best_cost as f32;
-        }
-        let mut samples = 0;
-        let mut best_epoch = None;
-        let mut input_won = false;
-        if config.score_input {
-            let input = &dist.reference[..total];
-            let not_finite = Err(Error::NotFinite { index: 0 });
-            input_won = if single {
-                let cost = objective.cost_single(input, sessions);
-                if !cost.is_finite() {
-                    return not_finite;
-                }
-                lowest(&[cost], &mut self.state.best_single).is_some()
-            } else {
-                let cost = objective.cost(input, sessions);
-                if !cost.is_finite() {
-                    return not_finite;
-                }
-                lowest(&[cost], &mut self.state.best_cost).is_some()
-            };
-            samples += 1;
-            if input_won {
-                self.state.best[..total].copy_from_slice(input);
-            }
-        }
-        let mut epochs = 0;
-        let mut stale = 0;
-        while epochs < config.epochs {
-            self.draw_batch::<false>(dist, sampler, rng, config.batch, config.sampler);
-            for b in 0..config.batch {
-                let ranking = &self.state.batch[b * total..(b + 1) * total];
-                // Single-precision costs take the first half of the `f64` region.
-                let finite = if single {
-                    let cost = objective.cost_single(ranking, sessions);
-                    bytemuck::must_cast_slice_mut::<f64, f32>(self.costs)[b] = cost;
-                    cost.is_finite()
-                } else {
-                    let cost = objective.cost(ranking, sessions);
-                    self.costs[b] = cost;
-                    cost.is_finite()
-                };
-                if !finite {
-                    return Err(Error::NotFinite { index: b });
-                }
-            }
-            samples += config.batch as u32;
-            let improved = self.step(dist, sampler, config, single);
-            epochs += 1;
-            if improved {
-                best_epoch = Some(epochs - 1);
-                stale = 0;
-            } else {
-                stale += 1;
-                if config.patience > 0 && stale >= config.patience {
-                    break;
-                }
-            }
-        }
-        if single && (input_won || best_epoch.is_some()) {
-            // Exactly the objective's value: once a run, outside its loop.
-            self.state.best_cost = f64::from(self.state.best_single);
-        }
-        Ok(TrainReport {
-            epochs,
-            samples,
-            best_cost: self.state.best_cost,
-            best_epoch,
-        })
     }
 
     /// Fills the batch with `count` draws; `TRACK` also records each ranking's
@@ -437,6 +374,155 @@ impl<'a> Trainer<'a> {
             }
             dist.reference[s * n..(s + 1) * n].copy_from_slice(best);
         }
+    }
+}
+
+/// What a training call lends the trainer: the engine's parts, the objective, the recipe
+/// and the state before the call. The plain ([`Run::train`]), grown ([`grow`]) and held
+/// ([`hold`]) runs take it whole.
+pub(crate) struct Run<'r, 'a> {
+    pub(crate) trainer: &'r mut Trainer<'a>,
+    pub(crate) dist: &'r mut Distribution<'a>,
+    pub(crate) sampler: &'r mut Sampler<'a>,
+    pub(crate) rng: &'r mut Rng,
+    pub(crate) objective: &'r mut dyn Objective,
+    pub(crate) config: &'r TrainConfig,
+    /// The state before the call: a grown run's every stage starts from it.
+    pub(crate) before: grow::Before<'r>,
+}
+
+impl Run<'_, '_> {
+    /// One training call: grown over sessions when the recipe says so and there is more
+    /// than one session ([`grow`]), else [`Run::train`] with the recipe.
+    ///
+    /// # Errors
+    /// As [`Run::train`]; the caller undoes the partial run.
+    pub(crate) fn run(&mut self) -> Result<TrainReport, Error> {
+        if self.config.grow && self.dist.sessions > 1 {
+            grow::train(self)
+        } else {
+            let config = *self.config;
+            self.train(&config)
+        }
+    }
+
+    /// The cost at or below which a run at the current session count is certified: the
+    /// objective's lower bound plus [`TrainConfig::certify`]'s tolerance; -infinity when
+    /// not asked or the objective gives no bound.
+    pub(crate) fn target(&mut self) -> f64 {
+        let Some(tolerance) = self.config.certify else {
+            return f64::NEG_INFINITY;
+        };
+        let (n, sessions) = (self.dist.n, self.dist.sessions);
+        match self.trainer.lower_bound(&*self.objective, n, sessions) {
+            Some(bound) => bound.value + tolerance,
+            None => f64::NEG_INFINITY,
+        }
+    }
+
+    /// Runs a checked `config` to the end, to its patience, or until certified (the best
+    /// at or below [`Run::target`]).
+    ///
+    /// # Errors
+    /// [`Error::NotFinite`] when the objective returns NaN or an infinity; the caller undoes
+    /// the partial run.
+    pub(crate) fn train(&mut self, config: &TrainConfig) -> Result<TrainReport, Error> {
+        let target = self.target();
+        let Run {
+            trainer,
+            dist,
+            sampler,
+            rng,
+            objective,
+            ..
+        } = self;
+        let (sessions, total) = (dist.sessions, dist.n * dist.sessions);
+        // An objective that adds up in single precision: costs, the best so far and the
+        // shares stay `f32` until the run ends (`Objective::single`).
+        let single = objective.single();
+        if single {
+            trainer.state.best_single = trainer.state.best_cost as f32;
+        }
+        let best_now = |t: &Trainer| {
+            if single {
+                f64::from(t.state.best_single)
+            } else {
+                t.state.best_cost
+            }
+        };
+        let mut samples = 0;
+        let mut best_epoch = None;
+        let mut input_won = false;
+        if config.score_input {
+            let input = &dist.reference[..total];
+            let not_finite = Err(Error::NotFinite { index: 0 });
+            input_won = if single {
+                let cost = objective.cost_single(input, sessions);
+                if !cost.is_finite() {
+                    return not_finite;
+                }
+                lowest(&[cost], &mut trainer.state.best_single).is_some()
+            } else {
+                let cost = objective.cost(input, sessions);
+                if !cost.is_finite() {
+                    return not_finite;
+                }
+                lowest(&[cost], &mut trainer.state.best_cost).is_some()
+            };
+            samples += 1;
+            if input_won {
+                trainer.state.best[..total].copy_from_slice(input);
+            }
+        }
+        let mut epochs = 0;
+        let mut stale = 0;
+        // A best carried in (a held run's free part, a grown run's last stage) or the input
+        // may already be certified: then no epoch can improve on it.
+        let mut certified = best_now(trainer) <= target;
+        while epochs < config.epochs && !certified {
+            trainer.draw_batch::<false>(dist, sampler, rng, config.batch, config.sampler);
+            for b in 0..config.batch {
+                let ranking = &trainer.state.batch[b * total..(b + 1) * total];
+                // Single-precision costs take the first half of the `f64` region.
+                let finite = if single {
+                    let cost = objective.cost_single(ranking, sessions);
+                    bytemuck::must_cast_slice_mut::<f64, f32>(trainer.costs)[b] = cost;
+                    cost.is_finite()
+                } else {
+                    let cost = objective.cost(ranking, sessions);
+                    trainer.costs[b] = cost;
+                    cost.is_finite()
+                };
+                if !finite {
+                    return Err(Error::NotFinite { index: b });
+                }
+            }
+            samples += config.batch as u32;
+            let improved = trainer.step(dist, sampler, config, single);
+            epochs += 1;
+            if improved {
+                best_epoch = Some(epochs - 1);
+                stale = 0;
+                certified = best_now(trainer) <= target;
+            } else {
+                stale += 1;
+                if config.patience > 0 && stale >= config.patience {
+                    break;
+                }
+            }
+        }
+        if single && (input_won || best_epoch.is_some()) {
+            // Exactly the objective's value: once a run, outside its loop.
+            trainer.state.best_cost = f64::from(trainer.state.best_single);
+        }
+        Ok(TrainReport {
+            epochs,
+            samples,
+            best_cost: trainer.state.best_cost,
+            best_epoch,
+            bound: None,
+            certified: false,
+        })
     }
 }
 

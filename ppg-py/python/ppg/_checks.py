@@ -127,7 +127,7 @@ def options(**kw: Any) -> "dict[str, Any]":
     kw["levels"] = integer(kw["levels"], "levels", 1, U32)
     for key in ("lr", "mix_weight", "initial_weight"):
         kw[key] = real(kw[key], key)
-    for key in ("intra", "baseline", "grow", "hold"):
+    for key in ("intra", "baseline", "grow", "hold", "certify"):
         kw[key] = bool(kw[key])
     for key in ("sampler", "gradient", "mix_fairness", "rank_start"):
         if not isinstance(kw[key], str):

@@ -41,6 +41,7 @@ def rerank(
     baseline: bool = False,
     grow: bool = True,
     hold: bool = True,
+    certify: bool = True,
     levels: int = 5,
     mix_fairness: str = "eel",
     mix_weight: float = 1.0,
@@ -77,6 +78,8 @@ def rerank(
     group for a first run and frees it for a second run from the best ranking found, as
     ``ppg rerank`` does: far fairer on long lists than a free run alone (TREC 2020, DTR:
     1.810 against 1.858), for about twice the training; ``hold=False`` is the free run.
+    ``certify`` (default) stops training once the cost is within 1e-8 of the metric's
+    exact optimum (two-group DTR or EEL), as ``ppg rerank`` does.
 
     >>> import numpy as np, ppg
     >>> r = ppg.rerank(np.array([3.0, 2, 2, 1, 0, 0]), np.array([0, 0, 0, 1, 1, 1]),
@@ -126,6 +129,7 @@ def rerank(
         baseline=bool(baseline),
         grow=bool(grow),
         hold=bool(hold) and groups is not None,
+        certify=bool(certify),
     )
     ranking, before, after = rerank_list(
         s, u, g, opts, None if named else metric, f, _checks.seed_value(seed)

@@ -15,12 +15,12 @@ from ppg._ppg import rerank_many
 SEED_BY = ("index", "qid")
 
 #: The output's own columns.
-OUTPUT = ("qid", "session", "rank", "item")
+OUTPUT = ("qid", "session", "rank", "item", "certified", "gap")
 
 #: The training and metric keywords, passed through to the extension as one dict.
 RECIPE = (
     "sessions", "intra", "epochs", "batch", "lr", "patience", "sampler", "gradient",
-    "baseline", "grow", "hold", "levels", "mix_fairness", "mix_weight", "ndcg_k", "initial_weight",
+    "baseline", "grow", "hold", "certify", "levels", "mix_fairness", "mix_weight", "ndcg_k", "initial_weight",
     "rank_start",
 )
 
@@ -50,6 +50,7 @@ def rerank_frame(
     baseline: bool = False,
     grow: bool = True,
     hold: bool = True,
+    certify: bool = True,
     levels: int = 5,
     mix_fairness: str = "eel",
     mix_weight: float = 1.0,
@@ -58,8 +59,13 @@ def rerank_frame(
     rank_start: str = "one",
 ) -> Any:
     """Re-ranks every query of ``df`` and returns the rankings as rows
-    ``qid, session, rank, item`` (sessions and ranks from 1), queries in order of first
-    appearance.
+    ``qid, session, rank, item, certified, gap`` (sessions and ranks from 1), queries in
+    order of first appearance. ``certified`` says that the query's rankings are within
+    1e-8 of the metric's exact optimum, and ``gap`` is how far above it they are (NaN
+    where the metric has no bound: an NDCG mix, more than two groups), as ``ppg rerank
+    --report`` writes them; both repeat on every row of the query. With ``certify``
+    (default) training stops once certified; ``certify=False`` trains on until patience
+    runs out and computes no bound.
 
     ``df`` is a pandas DataFrame, or a polars one (converted through Arrow, which needs
     pyarrow; the output is then a polars DataFrame too). The columns are those of
@@ -103,10 +109,10 @@ def rerank_frame(
     ...                    "group": ["x", "x", "y", "y", "x", "y", "y"]})
     >>> out = ppg.rerank_frame(df, metric="eel", sessions=2, seed=7)
     >>> list(out.columns), len(out)
-    (['qid', 'session', 'rank', 'item'], 14)
+    (['qid', 'session', 'rank', 'item', 'certified', 'gap'], 14)
     >>> out, costs = ppg.rerank_frame(df, keep=["group"], costs=True, seed=7)
     >>> list(out.columns), list(costs.columns), costs.index.tolist()
-    (['qid', 'session', 'rank', 'item', 'group'], ['before', 'after'], [1, 2])
+    (['qid', 'session', 'rank', 'item', 'certified', 'gap', 'group'], ['before', 'after'], [1, 2])
     """
     arguments = locals()
     frame, polars = _pandas(df)
@@ -254,7 +260,7 @@ def _rerank_rows(
         order = keys.sort_values(["q", "i"], kind="mergesort").index.to_numpy()
     lengths = np.bincount(codes, minlength=len(names))
     offsets = np.concatenate(([0], np.cumsum(lengths))).astype(np.int64)
-    rows, before, after = rerank_many(
+    rows, before, after, certified, gap = rerank_many(
         np.ascontiguousarray(s[order]),
         np.ascontiguousarray(u[order]),
         np.ascontiguousarray(g_codes[order], dtype=np.uint8),
@@ -276,6 +282,8 @@ def _rerank_rows(
             "session": t // n_of_row + 1,
             "rank": t % n_of_row + 1,
             "item": items.to_numpy()[source],
+            "certified": np.repeat(certified, per_query),
+            "gap": np.repeat(gap, per_query),
         }
     )
     for column in kept:

@@ -35,7 +35,8 @@ def rerank(
     **recipe: Any,
 ) -> Any:
     """Re-ranks every query of the Spark DataFrame ``df``; returns a Spark DataFrame
-    ``qid, session, rank, item`` (types of ``qid`` and ``item`` kept).
+    ``qid, session, rank, item, certified, gap`` (types of ``qid`` and ``item`` kept; see
+    :func:`ppg.rerank_frame` for the certificate).
 
     The column keywords, ``metric``, ``seed`` and the recipe keywords (``sessions``,
     ``intra``, ``epochs``, ...) are :func:`ppg.rerank_frame`'s. ``buckets`` is how many
@@ -49,7 +50,7 @@ def rerank(
     executors, with :func:`ppg.rerank_frame`'s messages inside Spark's error.
     """
     from pyspark.sql import functions as F
-    from pyspark.sql.types import LongType, StructField, StructType
+    from pyspark.sql.types import BooleanType, DoubleType, LongType, StructField, StructType
 
     # Every argument is checked here, on the driver, before the job: an executor's error
     # would surface only when the results are collected, wrapped in Spark's.
@@ -83,6 +84,8 @@ def rerank(
             StructField("session", LongType(), False),
             StructField("rank", LongType(), False),
             StructField("item", fields[item].dataType, False),
+            StructField("certified", BooleanType(), False),
+            StructField("gap", DoubleType(), True),
         ]
     )
     columns = list(dict.fromkeys([qid, item, score, group, utility]))

@@ -1,0 +1,93 @@
+/*
+ * doors: the C door of the same-answer test (tests/bindings.rs). Reads the rows of
+ * tests/doors/rows.tsv (qid item score group label, a query's rows contiguous and in their
+ * input ranking, the label the utility), re-ranks each query with ppg_engine_rerank under
+ * the recommended recipe (EEL, SESSIONS sessions, query k seeded with
+ * ppg_query_seed(SEED, k)), and prints what `ppg rerank --metric eel --sessions 3 --seed 11`
+ * prints.
+ */
+#include "ppg.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define MAX_ITEMS 64
+#define SESSIONS 3
+#define SEED 11
+
+static int flush(ppg_engine *engine, const char *qid, ppg_item *items, size_t n, uint64_t k) {
+    ppg_train_config config;
+    ppg_objective_config objective;
+    ppg_train_report report;
+    ppg_train_config_default(&config);
+    ppg_objective_config_default(&objective);
+    ppg_train_report_default(&report);
+    objective.metric = PPG_METRIC_EEL;
+    uint64_t out[MAX_ITEMS * SESSIONS];
+    ppg_status status = ppg_engine_rerank(engine, items, n, SESSIONS, &objective, &config,
+                                          ppg_query_seed(SEED, k), out, n * SESSIONS, &report);
+    if (status != PPG_STATUS_OK) {
+        fprintf(stderr, "doors: query %s: %s\n", qid, ppg_status_str(status));
+        return 1;
+    }
+    for (size_t s = 0; s < SESSIONS; s++) {
+        for (size_t r = 0; r < n; r++) {
+            printf("%s\t%zu\t%zu\t%llu\n", qid, s + 1, r + 1, (unsigned long long)out[s * n + r]);
+        }
+    }
+    return 0;
+}
+
+int main(int argc, char **argv) {
+    if (argc != 2) {
+        fprintf(stderr, "usage: doors ROWS.tsv\n");
+        return 2;
+    }
+    FILE *f = fopen(argv[1], "r");
+    if (!f) {
+        perror(argv[1]);
+        return 2;
+    }
+    ppg_engine *engine = NULL;
+    if (PPG_CHECK_VERSION() != PPG_STATUS_OK ||
+        ppg_engine_new(PPG_METHOD_PPG, MAX_ITEMS, SESSIONS, 16, 0, &engine) != PPG_STATUS_OK) {
+        fprintf(stderr, "doors: no engine\n");
+        fclose(f);
+        return 1;
+    }
+    char line[256], qid[64] = "", q[64];
+    ppg_item items[MAX_ITEMS];
+    size_t n = 0;
+    uint64_t k = 0;
+    int failed = 0;
+    printf("qid\tsession\trank\titem\n");
+    if (!fgets(line, sizeof line, f)) failed = 1; /* the header */
+    unsigned long long id;
+    double score, label;
+    unsigned group;
+    while (!failed && fgets(line, sizeof line, f)) {
+        if (sscanf(line, "%63s %llu %lf %u %lf", q, &id, &score, &group, &label) != 5) {
+            fprintf(stderr, "doors: a malformed row: %s", line);
+            failed = 1;
+            break;
+        }
+        if (n > 0 && strcmp(q, qid) != 0) {
+            failed = flush(engine, qid, items, n, k++);
+            n = 0;
+        }
+        if (n == MAX_ITEMS) {
+            fprintf(stderr, "doors: a query of more than %d items\n", MAX_ITEMS);
+            failed = 1;
+            break;
+        }
+        strcpy(qid, q);
+        items[n].id = id;
+        items[n].utility = label;
+        items[n].group = group;
+        n++;
+    }
+    if (!failed && n > 0) failed = flush(engine, qid, items, n, k);
+    ppg_engine_free(engine);
+    fclose(f);
+    return failed;
+}

@@ -1,0 +1,58 @@
+package ppg;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The Java door of the same-answer test (tests/bindings.rs): re-ranks each query of
+ * tests/doors/rows.tsv (its first argument) with {@link Ppg.Engine#rerank} under the
+ * recommended recipe (EEL, 3 sessions, query k seeded with {@code Ppg.querySeed(11, k)}) and
+ * prints what {@code ppg rerank --metric eel --sessions 3 --seed 11} prints.
+ */
+public final class Doors {
+  private static final int SESSIONS = 3;
+  private static final long SEED = 11;
+
+  private Doors() {}
+
+  public static void main(String[] args) throws IOException {
+    List<String> lines = Files.readAllLines(Path.of(args[0]));
+    StringBuilder out = new StringBuilder("qid\tsession\trank\titem\n");
+    try (Ppg.Engine engine = new Ppg.Engine(PpgLibrary.PPG_METHOD_PPG, 64, SESSIONS, 16, 0)) {
+      List<Ppg.Item> items = new ArrayList<>();
+      String qid = null;
+      long k = 0;
+      for (int i = 1; i <= lines.size(); i++) {
+        String[] c = i < lines.size() ? lines.get(i).split("\t") : null;
+        if (!items.isEmpty() && (c == null || !c[0].equals(qid))) {
+          long[] ranked =
+              engine.rerank(
+                  items.toArray(new Ppg.Item[0]),
+                  SESSIONS,
+                  Ppg.defaultObjective(PpgLibrary.PPG_METRIC_EEL),
+                  Ppg.defaultTrainConfig(),
+                  Ppg.querySeed(SEED, k++),
+                  null);
+          int n = items.size();
+          for (int s = 0; s < SESSIONS; s++) {
+            for (int r = 0; r < n; r++) {
+              out.append(qid).append('\t').append(s + 1).append('\t').append(r + 1);
+              out.append('\t').append(ranked[s * n + r]).append('\n');
+            }
+          }
+          items.clear();
+        }
+        if (c == null) {
+          break;
+        }
+        qid = c[0];
+        items.add(
+            new Ppg.Item(Long.parseLong(c[1]), Double.parseDouble(c[4]), Integer.parseInt(c[3])));
+      }
+    }
+    System.out.print(out);
+  }
+}

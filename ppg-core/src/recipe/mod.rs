@@ -1,0 +1,311 @@
+//! The recommended recipe: one query re-ranked in one call, the same in every front end.
+//!
+//! [`Ppg::rerank`] takes a query as the caller has it (a starting score, a utility and a
+//! fairness group per item, a session count) and a [`CostSpec`], and runs what the
+//! measurements recommend (docs/results.md): the starting ranking by score, the cost built
+//! on it, the input scored first (the result is never worse than the input), the order
+//! within groups held for a first run and then freed ([`Ppg::hold_order_within`]) unless
+//! the recipe keeps it throughout (`intra`), training grown over sessions, and every run
+//! stopped as soon as it is certified against the cost's exact optimum where the metric
+//! gives one ([`TrainConfig::certify`]). The command line, the Python package and the C
+//! API's `ppg_engine_rerank` call it, so the same rows and seed give the same rankings
+//! whichever door they came through. [`Recipe::reference`] is the paper's single run.
+//!
+//! It sits on top of the engine: it uses [`Ppg`] and the objectives, and nothing uses it.
+//! It allocates nothing: the caller lends a [`Workspace`].
+//!
+//! - [`cost`]: the costs by name ([`CostSpec`], [`Cost`]) and the tables they read.
+
+pub mod cost;
+
+pub use cost::{Cost, CostSpec, Metric, Tables};
+
+use crate::objective::{LowerBound, Stoppable};
+use crate::{Error, Objective, Ppg, TrainConfig, TrainReport};
+
+/// The tolerance of [`Recipe::recommended`]'s certificate: the bound's own precision
+/// ([`crate::objective::bound::TOLERANCE`]), far below the three decimals of a table.
+pub const CERTIFY_TOLERANCE: f64 = crate::objective::bound::TOLERANCE;
+
+/// The paper's initial weight of every unconstrained pair.
+pub const INITIAL_WEIGHT: f32 = 0.5;
+
+/// A PPG training recipe: the trainer's configuration, whether items of the same group
+/// keep their starting order (the paper's intra-group constraint) always or only for the
+/// first part of a run, and the weight every unconstrained pair starts from.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Recipe {
+    /// The trainer's configuration.
+    pub train: TrainConfig,
+    /// Items of the same group keep their starting order.
+    pub intra: bool,
+    /// Without `intra`: items of the same group keep their order for the first part of
+    /// each run, then are free ([`Ppg::hold_order_within`]).
+    pub hold: bool,
+    /// The weight every unconstrained pair starts from.
+    pub initial_weight: f32,
+}
+
+impl Recipe {
+    /// The recommended recipe: the reference run's budget and step, the input scored
+    /// first, the order within groups held for a first run, grown over sessions, certified
+    /// to [`CERTIFY_TOLERANCE`].
+    pub fn recommended() -> Self {
+        Recipe {
+            train: TrainConfig {
+                score_input: true,
+                grow: true,
+                certify: Some(CERTIFY_TOLERANCE),
+                ..TrainConfig::default()
+            },
+            intra: false,
+            hold: true,
+            initial_weight: INITIAL_WEIGHT,
+        }
+    }
+
+    /// The paper's single run (protocol.md): [`TrainConfig::default`], no constraint within
+    /// groups (set `intra` for the paper's "PPG + intra" row).
+    pub fn reference() -> Self {
+        Recipe {
+            train: TrainConfig::default(),
+            intra: false,
+            hold: false,
+            initial_weight: INITIAL_WEIGHT,
+        }
+    }
+}
+
+impl Default for Recipe {
+    /// [`Recipe::recommended`].
+    fn default() -> Self {
+        Recipe::recommended()
+    }
+}
+
+/// One query as the caller has it: per item (row) its starting score, the utility the cost
+/// uses and its fairness group; how many sessions to rank it for, and its seed.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Query<'q> {
+    /// The starting ranking is by score, descending; ties: the later row first (the
+    /// protocol's stable ascending sort, reversed).
+    pub score: &'q [f64],
+    /// The utility (relevance) the cost uses.
+    pub utility: &'q [f64],
+    /// The fairness group.
+    pub group: &'q [u8],
+    /// Sessions: the output is this many rankings.
+    pub sessions: usize,
+    /// The query's seed (a file's query `k`: [`crate::seed::query_seed`]).
+    pub seed: u64,
+}
+
+/// The memory [`Ppg::rerank`] borrows besides the engine's: the query in its starting
+/// order, each slice at least as long as the query, and the cost's scratch.
+pub struct Workspace<'w> {
+    /// `order[k]`: the row at starting position `k`.
+    pub order: &'w mut [u16],
+    /// The utility in starting order.
+    pub utility: &'w mut [f64],
+    /// The group in starting order.
+    pub group: &'w mut [u8],
+    /// The cost's own values: [`cost::SCRATCH_PER_ITEM`] per item for [`Metric::Ee`],
+    /// nothing (an empty slice will do) for the other metrics.
+    pub scratch: &'w mut [f64],
+}
+
+/// What [`Ppg::rerank`] did to one query.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Outcome {
+    /// The cost of the input ranking, repeated over the sessions.
+    pub before: f64,
+    /// The cost of the returned rankings (never more than `before` with the input scored).
+    pub after: f64,
+    /// The cost's lower bound at the query's session count, when the recipe certifies and
+    /// the cost gives one.
+    pub bound: Option<LowerBound>,
+    /// `after` is within the recipe's tolerance of `bound`.
+    pub certified: bool,
+    /// The training run's report; `None` when the cost has nothing to optimise for this
+    /// query ([`CostSpec::meaningful`]) and the input is the answer.
+    pub report: Option<TrainReport>,
+}
+
+impl Outcome {
+    /// How far `after` is above the bound (0 when rounding puts it below), if there is one.
+    pub fn gap(&self) -> Option<f64> {
+        self.bound.map(|b| (self.after - b.value).max(0.0))
+    }
+}
+
+/// Writes into `order` the protocol's starting ranking of `score`: descending; ties: the
+/// later row first (a stable ascending sort, reversed). `order[k]` is the row at position
+/// `k`.
+///
+/// # Errors
+/// [`Error::LengthMismatch`] unless `order` is as long as `score`, [`Error::Capacity`]
+/// beyond [`crate::MAX_ITEMS`] rows.
+pub fn ranking_by(score: &[f64], order: &mut [u16]) -> Result<(), Error> {
+    let n = score.len();
+    if order.len() != n {
+        return Err(Error::LengthMismatch {
+            expected: n,
+            found: order.len(),
+        });
+    }
+    if n > crate::MAX_ITEMS {
+        return Err(Error::Capacity {
+            requested: n,
+            capacity: crate::MAX_ITEMS,
+        });
+    }
+    for (i, slot) in order.iter_mut().enumerate() {
+        *slot = i as u16;
+    }
+    // Score descending, then row descending: a total order, so the unstable sort (the only
+    // one without an allocator) gives what the stable ascending sort, reversed, gives.
+    order.sort_unstable_by(|&a, &b| {
+        score[usize::from(b)]
+            .total_cmp(&score[usize::from(a)])
+            .then(b.cmp(&a))
+    });
+    Ok(())
+}
+
+impl Ppg<'_> {
+    /// Re-ranks `query` under `recipe` (normally [`Recipe::recommended`]) with the cost
+    /// `spec` over `tables`, seeded with the query's seed, and writes `query.sessions` rankings of its rows into
+    /// `out`, session after session. The engine must be laid out for at least the query's
+    /// items and sessions and the recipe's batch. Where the cost has nothing to optimise
+    /// (one group only, or a group without utility for DTR) the input ranking is the answer.
+    ///
+    /// # Errors
+    /// - [`Error::Empty`] for no items or sessions; [`Error::LengthMismatch`] when the
+    ///   query's arrays differ in length, `work`'s are shorter, `out` is not
+    ///   `items * sessions` long, or the tables are shorter than the query.
+    /// - [`Error::Capacity`] beyond the engine's layout, [`Error::InvalidConfig`] for a bad
+    ///   recipe, and the metrics' refusals of the utility or groups (see [`Cost::new`]; for
+    ///   expected exposure and AWRF, a query without a relevant item, or `work.scratch`
+    ///   shorter than [`cost::SCRATCH_PER_ITEM`] per item for expected exposure).
+    /// - [`Error::NotFinite`] when a cost is NaN or infinite; no certificate is given.
+    ///
+    /// On error `out` is unspecified; the engine is left as after [`Ppg::start`] or as a
+    /// failed [`Ppg::train`] leaves it (start another query).
+    pub fn rerank(
+        &mut self,
+        query: &Query<'_>,
+        spec: &CostSpec,
+        tables: &Tables<'_>,
+        recipe: &Recipe,
+        work: Workspace<'_>,
+        out: &mut [u16],
+    ) -> Result<Outcome, Error> {
+        self.rerank_until(query, spec, tables, recipe, work, out, &|| false)
+    }
+
+    /// [`Ppg::rerank`] for a caller that must be able to stop it from outside (a signal):
+    /// `stop` is asked before every cost of the training run ([`Stoppable`]), and once it
+    /// says so the call ends with [`Error::NotFinite`] as a non-finite cost would.
+    ///
+    /// # Errors
+    /// As [`Ppg::rerank`].
+    #[allow(clippy::too_many_arguments)]
+    pub fn rerank_until(
+        &mut self,
+        query: &Query<'_>,
+        spec: &CostSpec,
+        tables: &Tables<'_>,
+        recipe: &Recipe,
+        work: Workspace<'_>,
+        out: &mut [u16],
+        stop: &dyn Fn() -> bool,
+    ) -> Result<Outcome, Error> {
+        let (n, sessions) = (query.score.len(), query.sessions);
+        if n == 0 || sessions == 0 {
+            return Err(Error::Empty);
+        }
+        for len in [query.utility.len(), query.group.len()] {
+            if len != n {
+                return Err(Error::LengthMismatch {
+                    expected: n,
+                    found: len,
+                });
+            }
+        }
+        let short = [work.order.len(), work.utility.len(), work.group.len()]
+            .into_iter()
+            .find(|&len| len < n);
+        if let Some(found) = short {
+            return Err(Error::LengthMismatch { expected: n, found });
+        }
+        let total = n.checked_mul(sessions).ok_or(Error::Capacity {
+            requested: usize::MAX,
+            capacity: self.dims().total(),
+        })?;
+        if out.len() != total {
+            return Err(Error::LengthMismatch {
+                expected: total,
+                found: out.len(),
+            });
+        }
+        recipe.train.check(self.dims().batch)?;
+        let order = &mut work.order[..n];
+        ranking_by(query.score, order)?;
+        let (utility, group) = (&mut work.utility[..n], &mut work.group[..n]);
+        for (k, &row) in order.iter().enumerate() {
+            utility[k] = query.utility[usize::from(row)];
+            group[k] = query.group[usize::from(row)];
+        }
+        let (utility, group) = (&*utility, &*group);
+        let mut cost = Stoppable {
+            inner: Cost::new(spec, utility, group, tables, work.scratch)?,
+            stop,
+        };
+        self.reseed(query.seed);
+        self.start(n, sessions, recipe.initial_weight)?;
+        let input = self.reference();
+        let before = cost.inner.cost(input, sessions);
+        if !before.is_finite() {
+            return Err(Error::NotFinite { index: 0 });
+        }
+        let report = if spec.meaningful(utility, group) {
+            if recipe.intra {
+                self.keep_order_within(group)?;
+            } else if recipe.hold {
+                self.hold_order_within(group)?;
+            }
+            Some(self.train(&mut cost, &recipe.train)?)
+        } else {
+            None
+        };
+        let best = match self.best() {
+            Some((best, _)) if report.is_some() => best,
+            _ => self.reference(),
+        };
+        for (slot, &k) in out.iter_mut().zip(best) {
+            *slot = order[usize::from(k)];
+        }
+        // The returned ranking's own cost, as the caller's cost would give it.
+        let after = cost.inner.cost(best, sessions);
+        // Nothing trained: the input is the answer, certified when the bound says no
+        // ranking is better.
+        let bound = match report {
+            Some(r) => r.bound,
+            None => recipe
+                .train
+                .certify
+                .and_then(|_| self.lower_bound(&cost, sessions)),
+        };
+        let certified = match (bound, recipe.train.certify) {
+            (Some(b), Some(tolerance)) => after <= b.value + tolerance,
+            _ => false,
+        };
+        Ok(Outcome {
+            before,
+            after,
+            bound,
+            certified,
+            report,
+        })
+    }
+}

@@ -1,0 +1,291 @@
+//! The exact optimum (`ppg_core::objective::bound`) against brute force over every tuple of
+//! permutations, its witness rankings, the cut search's bound, and the lower bounds the
+//! built-in objectives give.
+
+/// `bound::solve` with memory of its own; the best count vector returned.
+fn solve(
+    shape: Shape,
+    exposure: &[f64],
+    group0: usize,
+    sessions: usize,
+    budget: u64,
+) -> Result<(bound::Bound, Vec<u32>), BoundError> {
+    let n = exposure.len();
+    let (mut prefix, mut walk, mut best) = (vec![0.0; n + 1], vec![0; n], vec![0; n]);
+    let counts = Counts {
+        walk: &mut walk,
+        best: &mut best,
+    };
+    let b = bound::solve(
+        shape,
+        exposure,
+        group0,
+        sessions,
+        budget,
+        &mut prefix,
+        Some(counts),
+    )?;
+    Ok((b, best))
+}
+
+/// `bound::witness` into a new vector.
+fn witness_vec(counts: &[u32], group: &[u8], label: &[f64], sessions: usize) -> Vec<u16> {
+    let n = group.len();
+    let (mut order, mut out) = (vec![0; n], vec![0; n * sessions]);
+    witness(counts, group, label, sessions, &mut order, &mut out).unwrap();
+    out
+}
+
+use ppg_core::objective::bound::{self, witness, BoundError, Counts, Shape, BUDGET};
+use ppg_core::objective::{exposure, Dtr, Eel, LowerBound, Objective, RankStart};
+use ppg_core::Rng;
+
+fn table(n: usize) -> Vec<f64> {
+    let mut t = vec![0.0; n];
+    exposure::fill(RankStart::One, &mut t);
+    t
+}
+
+/// A metric of a multi-session ranking.
+type Metric<'a> = dyn Fn(&[u16]) -> f64 + 'a;
+
+/// Every permutation of `0..n`, by Heap's algorithm.
+fn permutations(n: usize) -> Vec<Vec<u16>> {
+    fn heap(k: usize, a: &mut Vec<u16>, out: &mut Vec<Vec<u16>>) {
+        if k <= 1 {
+            out.push(a.clone());
+            return;
+        }
+        for i in 0..k {
+            heap(k - 1, a, out);
+            let j = if k % 2 == 0 { i } else { 0 };
+            a.swap(j, k - 1);
+        }
+    }
+    let mut out = Vec::new();
+    heap(n, &mut (0..n as u16).collect(), &mut out);
+    out
+}
+
+/// The least of `metric` over every `sessions`-tuple of permutations.
+fn brute(n: usize, sessions: usize, metric: &dyn Fn(&[u16]) -> f64) -> f64 {
+    let perms = permutations(n);
+    let mut best = f64::INFINITY;
+    let mut index = vec![0usize; sessions];
+    loop {
+        let ranking: Vec<u16> = index.iter().flat_map(|&i| perms[i].clone()).collect();
+        best = best.min(metric(&ranking));
+        let mut d = 0;
+        while d < sessions {
+            index[d] += 1;
+            if index[d] < perms.len() {
+                break;
+            }
+            index[d] = 0;
+            d += 1;
+        }
+        if d == sessions {
+            return best;
+        }
+    }
+}
+
+/// A random query of `n` items with both groups present: labels 0..=2, groups 0/1.
+fn query(rng: &mut Rng, n: usize) -> (Vec<f64>, Vec<u8>) {
+    loop {
+        let label: Vec<f64> = (0..n).map(|_| (rng.next_u64() % 3) as f64).collect();
+        let group: Vec<u8> = (0..n).map(|_| (rng.next_u64() % 2) as u8).collect();
+        if Dtr::valid(&label, &group) {
+            return (label, group);
+        }
+    }
+}
+
+fn shapes(label: &[f64], group: &[u8], t: &[f64]) -> [Shape; 2] {
+    let mut utility = [0.0; 2];
+    for (&l, &g) in label.iter().zip(group) {
+        utility[usize::from(g)] += l;
+    }
+    let eel = Eel::new(label, group, 2, t).unwrap();
+    let target = [eel.targets()[0], eel.targets()[1]];
+    [Shape::Dtr { utility }, Shape::Eel { target }]
+}
+
+#[test]
+fn equals_brute_force_over_all_tuples_of_permutations() {
+    for seed in 0..4 {
+        let mut rng = Rng::new(seed);
+        for (n, sessions) in [
+            (3, 1),
+            (4, 1),
+            (5, 1),
+            (6, 1),
+            (3, 2),
+            (4, 2),
+            (5, 2),
+            (4, 3),
+        ] {
+            let (label, group) = query(&mut rng, n);
+            let t = table(n);
+            let k = group.iter().filter(|&&g| g == 0).count();
+            let dtr = Dtr::new(&label, &group, &t).unwrap();
+            let eel = Eel::new(&label, &group, 2, &t).unwrap();
+            let brute_dtr = brute(n, sessions, &|r| dtr.ratio(r, sessions));
+            let brute_eel = brute(n, sessions, &|r| eel.value(r, sessions));
+            let [sd, se] = shapes(&label, &group, &t);
+            let dtr_of = |r: &[u16]| dtr.ratio(r, sessions);
+            let eel_of = |r: &[u16]| eel.value(r, sessions);
+            let cases: [(Shape, f64, &Metric); 2] =
+                [(sd, brute_dtr, &dtr_of), (se, brute_eel, &eel_of)];
+            for (shape, want, value) in cases {
+                let (b, counts) = solve(shape, &t, k, sessions, BUDGET).unwrap();
+                assert!(b.exact, "seed {seed}, n {n}, S {sessions}");
+                assert!(
+                    (b.lower - want).abs() < 1e-12,
+                    "seed {seed}, n {n}, S {sessions}: bound {} brute force {want}",
+                    b.lower
+                );
+                // The witness is a real ranking with the bound's value.
+                let w = witness_vec(&counts, &group, &label, sessions);
+                assert!((value(&w) - b.value).abs() < 1e-12);
+            }
+        }
+    }
+}
+
+#[test]
+fn more_sessions_never_hurt_and_double_sessions_repeat() {
+    let mut rng = Rng::new(7);
+    for _ in 0..20 {
+        let (label, group) = query(&mut rng, 9);
+        let t = table(9);
+        let k = group.iter().filter(|&&g| g == 0).count();
+        for shape in shapes(&label, &group, &t) {
+            let mut previous = f64::INFINITY;
+            for sessions in [1, 2, 4, 8] {
+                let (b, _) = solve(shape, &t, k, sessions, BUDGET).unwrap();
+                assert!(b.exact);
+                // S sessions repeated are 2S sessions with the same value.
+                assert!(b.lower <= previous + 1e-12);
+                previous = b.lower;
+            }
+        }
+    }
+}
+
+#[test]
+fn a_cut_search_still_bounds_from_below() {
+    let mut rng = Rng::new(11);
+    let (label, group) = query(&mut rng, 24);
+    let t = table(24);
+    let k = group.iter().filter(|&&g| g == 0).count();
+    for shape in shapes(&label, &group, &t) {
+        let (full, _) = solve(shape, &t, k, 3, BUDGET).unwrap();
+        let (cut, _) = solve(shape, &t, k, 3, 5).unwrap();
+        assert!(!cut.exact || cut.lower == full.lower);
+        assert!(cut.lower <= full.lower + 1e-12);
+        assert!(cut.value >= full.value - 1e-12);
+    }
+}
+
+#[test]
+fn refuses_degenerate_input() {
+    let t = table(4);
+    let shape = Shape::Dtr {
+        utility: [1.0, 1.0],
+    };
+    assert_eq!(
+        solve(shape, &t, 0, 1, 10).map(|b| b.0),
+        Err(BoundError::Degenerate)
+    );
+    assert_eq!(
+        solve(shape, &t, 4, 1, 10).map(|b| b.0),
+        Err(BoundError::Degenerate)
+    );
+    assert_eq!(
+        solve(shape, &t, 2, 0, 10).map(|b| b.0),
+        Err(BoundError::Degenerate)
+    );
+    assert_eq!(
+        solve(shape, &[0.5, 0.6], 1, 1, 10).map(|b| b.0),
+        Err(BoundError::Exposure)
+    );
+    assert_eq!(
+        solve(shape, &[0.5, 0.0], 1, 1, 10).map(|b| b.0),
+        Err(BoundError::Exposure)
+    );
+}
+
+#[test]
+fn the_bound_without_counts_is_the_same() {
+    let mut rng = Rng::new(3);
+    let (label, group) = query(&mut rng, 12);
+    let t = table(12);
+    let k = group.iter().filter(|&&g| g == 0).count();
+    for shape in shapes(&label, &group, &t) {
+        let (with, _) = solve(shape, &t, k, 4, BUDGET).unwrap();
+        let mut prefix = vec![0.0; 13];
+        let without = bound::solve(shape, &t, k, 4, BUDGET, &mut prefix, None).unwrap();
+        assert_eq!(with, without);
+        // Lent memory one short is refused, never read past.
+        let mut short = vec![0.0; 12];
+        assert_eq!(
+            bound::solve(shape, &t, k, 4, BUDGET, &mut short, None),
+            Err(BoundError::Scratch)
+        );
+    }
+}
+
+#[test]
+fn the_objectives_give_their_optimum_in_cost_units() {
+    let mut rng = Rng::new(5);
+    for _ in 0..10 {
+        let (label, group) = query(&mut rng, 5);
+        let t = table(5);
+        let mut work = vec![0.0; 6];
+        let dtr = Dtr::new(&label, &group, &t).unwrap();
+        let eel = Eel::new(&label, &group, 2, &t).unwrap();
+        for sessions in [1, 2] {
+            let brute_dtr = brute(5, sessions, &|r| dtr.ratio(r, sessions));
+            let brute_eel = brute(5, sessions, &|r| eel.value(r, sessions));
+            let LowerBound { value, exact } = dtr.lower_bound(sessions, &mut work).unwrap();
+            assert!(exact && (value - (brute_dtr - 1.0)).abs() < 1e-12);
+            let LowerBound { value, exact } = eel.lower_bound(sessions, &mut work).unwrap();
+            assert!(exact && (value - brute_eel).abs() < 1e-12);
+        }
+        // Too little memory: no bound, rather than a wrong one.
+        assert_eq!(dtr.lower_bound(1, &mut work[..5]), None);
+    }
+    // Single precision, three groups, a black box: no bound.
+    let t32 = [1.0f32, 0.6, 0.5];
+    let mut work = vec![0.0; 4];
+    let eel32 = Eel::new(&[1.0, 0.0, 1.0], &[0, 1, 0], 2, &t32[..]).unwrap();
+    assert_eq!(eel32.lower_bound(1, &mut work), None);
+    let t = table(3);
+    let three = Eel::new(&[1.0, 0.0, 1.0], &[0, 1, 2], 2, &t).unwrap();
+    assert_eq!(three.lower_bound(1, &mut work), None);
+    let black_box = |_: &[u16], _: usize| 0.0;
+    assert_eq!(black_box.lower_bound(1, &mut work), None);
+}
+
+#[test]
+fn witness_refuses_a_vector_that_is_not_a_count_vector() {
+    let (group, key) = ([0u8, 1, 0, 1], [1.0, 1.0, 0.0, 0.0]);
+    let (mut order, mut out) = ([0u16; 4], [0u16; 8]);
+    // Group 0 has 2 items: 2 sessions need counts summing to 4, none above 2.
+    assert_eq!(
+        witness(&[3, 1, 0, 0], &group, &key, 2, &mut order, &mut out),
+        Err(BoundError::Degenerate)
+    );
+    assert_eq!(
+        witness(&[2, 1, 0, 0], &group, &key, 2, &mut order, &mut out),
+        Err(BoundError::Degenerate)
+    );
+    assert_eq!(
+        witness(&[2, 2], &group, &key, 2, &mut order, &mut out),
+        Err(BoundError::Scratch)
+    );
+    witness(&[2, 1, 1, 0], &group, &key, 2, &mut order, &mut out).unwrap();
+    // Session 1: group 0 on positions 0, 1; session 2: on 0, 2. Item 0 before item 2 (key).
+    assert_eq!(out, [0, 2, 1, 3, 0, 1, 2, 3]);
+}

@@ -1,0 +1,288 @@
+//! The recommended recipe in one call (`Ppg::rerank`) and the certificate of a training run
+//! (`TrainConfig::certify`): stops early, never certifies what it has not reached, leaves no
+//! certificate on a NaN cost.
+
+mod support;
+
+use ppg_core::objective::{exposure, Dtr, LowerBound, RankStart};
+use ppg_core::recipe::{ranking_by, CostSpec, Metric, Query, Tables, Workspace};
+use ppg_core::{Dims, Error, Objective, Ppg, Recipe, TrainConfig};
+use support::{memory, TestRng};
+
+fn tables(n: usize) -> (Vec<f64>, Vec<f64>) {
+    let (mut e, mut d) = (vec![0.0; n], vec![0.0; n]);
+    exposure::fill(RankStart::One, &mut e);
+    exposure::fill(RankStart::Zero, &mut d);
+    (e, d)
+}
+
+/// A random query: scores, binary labels, two groups both present.
+fn query(rng: &mut TestRng, n: usize) -> (Vec<f64>, Vec<f64>, Vec<u8>) {
+    loop {
+        let score: Vec<f64> = (0..n).map(|_| (rng.unit() * 5.0).floor()).collect();
+        let label: Vec<f64> = (0..n).map(|_| (rng.unit() * 2.0).floor()).collect();
+        let group: Vec<u8> = (0..n).map(|_| (rng.unit() * 2.0) as u8).collect();
+        if Dtr::valid(&label, &group) {
+            return (score, label, group);
+        }
+    }
+}
+
+struct Run {
+    rankings: Vec<u16>,
+    outcome: ppg_core::recipe::Outcome,
+}
+
+fn rerank(engine: &mut Ppg, seed: u64, q: &Query, spec: &CostSpec, recipe: &Recipe) -> Run {
+    let n = q.score.len();
+    let (e, d) = tables(n);
+    let t = Tables {
+        exposure: &e,
+        discount: &d,
+        attention: &[],
+    };
+    let (mut order, mut utility, mut group) = (vec![0; n], vec![0.0; n], vec![0; n]);
+    let work = Workspace {
+        order: &mut order,
+        utility: &mut utility,
+        group: &mut group,
+        scratch: &mut [],
+    };
+    let mut rankings = vec![0; n * q.sessions];
+    let outcome = engine
+        .rerank(&Query { seed, ..*q }, spec, &t, recipe, work, &mut rankings)
+        .unwrap();
+    Run { rankings, outcome }
+}
+
+#[test]
+fn the_recipe_is_certified_sooner_and_no_worse() {
+    let mut rng = TestRng(11);
+    let dims = Dims::new(12, 4, 16);
+    let mut mem = memory(dims);
+    let mut engine = Ppg::new(&mut mem, dims, 0).unwrap();
+    let (mut samples_certified, mut samples_free, mut certified) = (0, 0, 0);
+    for case in 0..20 {
+        let n = 4 + case % 9;
+        let (score, label, group) = query(&mut rng, n);
+        for metric in [Metric::Dtr, Metric::Eel] {
+            let spec = CostSpec::new(metric, 5, None);
+            let q = Query {
+                score: &score,
+                utility: &label,
+                group: &group,
+                sessions: 4,
+                seed: 0,
+            };
+            let recipe = Recipe::recommended();
+            let with = rerank(&mut engine, case as u64, &q, &spec, &recipe);
+            let uncertified = Recipe {
+                train: TrainConfig {
+                    certify: None,
+                    ..recipe.train
+                },
+                ..recipe
+            };
+            let without = rerank(&mut engine, case as u64, &q, &spec, &uncertified);
+            let o = with.outcome;
+            let bound = o.bound.expect("two-group DTR and EEL give a bound");
+            // Nothing is below the bound; a certified result is within the tolerance of it,
+            // so no run, certified or not, beats it by more.
+            assert!(o.after >= bound.value - 1e-12);
+            assert!(without.outcome.after >= bound.value - 1e-12);
+            if o.certified {
+                certified += 1;
+                assert!(o.gap().unwrap() <= 1e-8);
+                assert!(o.after <= without.outcome.after + 1e-8);
+            }
+            assert!(o.after <= o.before);
+            assert_eq!(without.outcome.bound, None);
+            assert!(!without.outcome.certified);
+            samples_certified += o.report.unwrap().samples;
+            samples_free += without.outcome.report.unwrap().samples;
+            // Every session a permutation of the rows.
+            for block in with.rankings.chunks_exact(n) {
+                let mut seen = vec![false; n];
+                for &r in block {
+                    assert!(!std::mem::replace(&mut seen[usize::from(r)], true));
+                }
+            }
+            // The same seed, the same rankings.
+            let again = rerank(&mut engine, case as u64, &q, &spec, &recipe);
+            assert_eq!(again.rankings, with.rankings);
+        }
+    }
+    assert!(certified >= 30, "{certified} of 40 certified");
+    assert!(
+        samples_certified * 2 < samples_free,
+        "{samples_certified} samples certified against {samples_free}"
+    );
+}
+
+#[test]
+fn a_query_with_one_group_keeps_its_input() {
+    let dims = Dims::new(4, 2, 16);
+    let mut mem = memory(dims);
+    let mut engine = Ppg::new(&mut mem, dims, 0).unwrap();
+    let q = Query {
+        score: &[1.0, 3.0, 2.0, 0.0],
+        utility: &[1.0, 1.0, 0.0, 0.0],
+        group: &[0, 0, 0, 0],
+        sessions: 2,
+        seed: 0,
+    };
+    let spec = CostSpec::new(Metric::Eel, 5, None);
+    let r = rerank(&mut engine, 1, &q, &spec, &Recipe::recommended());
+    assert_eq!(r.rankings, [1, 2, 0, 3, 1, 2, 0, 3]);
+    assert_eq!(r.outcome.report, None);
+    assert_eq!(r.outcome.before, r.outcome.after);
+}
+
+#[test]
+fn bad_input_is_refused() {
+    let dims = Dims::new(4, 2, 16);
+    let mut mem = memory(dims);
+    let mut engine = Ppg::new(&mut mem, dims, 0).unwrap();
+    let (e, d) = tables(4);
+    let t = Tables {
+        exposure: &e,
+        discount: &d,
+        attention: &[],
+    };
+    let spec = CostSpec::new(Metric::Dtr, 5, None);
+    let q = Query {
+        score: &[1.0, 3.0, 2.0, 0.0],
+        utility: &[1.0, 1.0, 0.0, 0.0],
+        group: &[0, 1, 0, 1],
+        sessions: 2,
+        seed: 0,
+    };
+    let (mut order, mut utility, mut group) = ([0; 4], [0.0; 4], [0; 4]);
+    let mut out = [0u16; 7];
+    let work = Workspace {
+        order: &mut order,
+        utility: &mut utility,
+        group: &mut group,
+        scratch: &mut [],
+    };
+    let r = engine.rerank(&q, &spec, &t, &Recipe::recommended(), work, &mut out);
+    assert_eq!(
+        r,
+        Err(Error::LengthMismatch {
+            expected: 8,
+            found: 7
+        })
+    );
+    let negative = Query {
+        utility: &[1.0, -1.0, 0.0, 0.0],
+        ..q
+    };
+    let mut out = [0u16; 8];
+    let work = Workspace {
+        order: &mut order,
+        utility: &mut utility,
+        group: &mut group,
+        scratch: &mut [],
+    };
+    let recipe = Recipe::recommended();
+    assert!(matches!(
+        engine.rerank(&negative, &spec, &t, &recipe, work, &mut out),
+        Err(Error::InvalidConfig(_))
+    ));
+    let bad_tolerance = Recipe {
+        train: TrainConfig {
+            certify: Some(f64::NAN),
+            ..recipe.train
+        },
+        ..recipe
+    };
+    let work = Workspace {
+        order: &mut order,
+        utility: &mut utility,
+        group: &mut group,
+        scratch: &mut [],
+    };
+    assert!(matches!(
+        engine.rerank(&q, &spec, &t, &bad_tolerance, work, &mut out),
+        Err(Error::InvalidConfig(_))
+    ));
+}
+
+/// A black box that knows its optimum (0 at the identity) and can be made to return NaN.
+struct Known {
+    nan_after: usize,
+    calls: usize,
+}
+
+impl Objective for Known {
+    fn cost(&mut self, ranking: &[u16], _: usize) -> f64 {
+        self.calls += 1;
+        if self.calls > self.nan_after {
+            return f64::NAN;
+        }
+        let n = ranking.len();
+        (0..n).filter(|&k| usize::from(ranking[k]) != k % 4).count() as f64
+    }
+    fn lower_bound(&self, _: usize, _: &mut [f64]) -> Option<LowerBound> {
+        Some(LowerBound {
+            value: 0.0,
+            exact: true,
+        })
+    }
+}
+
+#[test]
+fn a_known_optimum_stops_training_and_a_nan_leaves_no_certificate() {
+    let dims = Dims::new(4, 2, 16);
+    let mut mem = memory(dims);
+    let mut engine = Ppg::new(&mut mem, dims, 3).unwrap();
+    let config = Recipe::recommended().train;
+    engine.start(4, 2, 0.5).unwrap();
+    // The input is the optimum: scored first, it is certified before any epoch.
+    let mut known = Known {
+        nan_after: usize::MAX,
+        calls: 0,
+    };
+    let report = engine.train(&mut known, &config).unwrap();
+    assert!(report.certified);
+    assert_eq!(report.epochs, 0);
+    assert_eq!(report.bound.map(|b| b.value), Some(0.0));
+    // Not scored first: training runs until a sample reaches 0, and no further.
+    engine.start(4, 2, 0.5).unwrap();
+    let plain = TrainConfig {
+        score_input: false,
+        grow: false,
+        patience: 0,
+        epochs: 500,
+        ..config
+    };
+    let report = engine.train(&mut known, &plain).unwrap();
+    assert!(report.certified && report.epochs < 500);
+    assert_eq!(report.best_cost, 0.0);
+    // A NaN cost: an error, the engine as before, no certificate anywhere.
+    engine.start(4, 2, 0.5).unwrap();
+    let mut failing = Known {
+        nan_after: 3,
+        calls: 0,
+    };
+    assert!(matches!(
+        engine.train(&mut failing, &plain),
+        Err(Error::NotFinite { .. })
+    ));
+    assert_eq!(engine.best(), None);
+}
+
+#[test]
+fn ranking_by_is_the_stable_sort_reversed() {
+    let mut rng = TestRng(2);
+    for n in [1, 2, 7, 40] {
+        let score: Vec<f64> = (0..n).map(|_| (rng.unit() * 4.0).floor()).collect();
+        let mut stable: Vec<u16> = (0..n as u16).collect();
+        stable.sort_by(|&a, &b| score[usize::from(a)].total_cmp(&score[usize::from(b)]));
+        stable.reverse();
+        let mut order = vec![0; n];
+        ranking_by(&score, &mut order).unwrap();
+        assert_eq!(order, stable);
+    }
+    assert!(ranking_by(&[1.0, 2.0], &mut [0; 3]).is_err());
+}
