@@ -80,7 +80,9 @@ def test_frame_needs_the_levels_of_eel_stated_and_checks_its_rankings():
 def test_the_output_keeps_the_columns_asked_for():
     df = make_queries(20, seed=3)
     out = ppg.rerank_frame(df, sessions=2, keep=["score", "group", "label"])
-    assert list(out.columns) == ["qid", "session", "rank", "item", "score", "group", "label"]
+    assert list(out.columns) == [
+        "qid", "session", "rank", "item", "certified", "gap", "score", "group", "label"
+    ]
     merged = out.merge(df, on=["qid", "item"], suffixes=("", "_in"))
     assert len(merged) == len(out)
     for c in ("score", "group", "label"):
