@@ -286,3 +286,71 @@ fn ranking_by_is_the_stable_sort_reversed() {
     }
     assert!(ranking_by(&[1.0, 2.0], &mut [0; 3]).is_err());
 }
+
+/// Expected exposure and AWRF are costs of the recipe too: the rankings cost what
+/// `Cost::new` over the same lent memory says, never more than the input (scored first),
+/// with no bound to certify against; expected exposure refuses scratch shorter than
+/// `SCRATCH_PER_ITEM` values an item.
+#[test]
+fn expected_exposure_and_awrf_run_in_lent_memory() {
+    use ppg_core::objective::Awrf;
+    use ppg_core::recipe::{cost::SCRATCH_PER_ITEM, Cost};
+    let mut rng = TestRng(5);
+    let dims = Dims::new(10, 3, 16);
+    let mut mem = memory(dims);
+    let mut engine = Ppg::new(&mut mem, dims, 0).unwrap();
+    let n = 10;
+    let (score, label, group) = query(&mut rng, n);
+    let mut attention = vec![0.0; n];
+    Awrf::discount(&mut attention);
+    let t = Tables {
+        exposure: &[],
+        discount: &[],
+        attention: &attention,
+    };
+    let q = Query {
+        score: &score,
+        utility: &label,
+        group: &group,
+        sessions: 3,
+        seed: 9,
+    };
+    for metric in [Metric::Ee, Metric::Awrf] {
+        let spec = CostSpec::new(metric, 5, None);
+        let (mut order, mut utility, mut grp) = (vec![0; n], vec![0.0; n], vec![0; n]);
+        let mut scratch = vec![0.0; SCRATCH_PER_ITEM * n];
+        let mut out = vec![0u16; n * q.sessions];
+        let work = Workspace {
+            order: &mut order,
+            utility: &mut utility,
+            group: &mut grp,
+            scratch: &mut scratch,
+        };
+        let o = engine
+            .rerank(&q, &spec, &t, &Recipe::recommended(), work, &mut out)
+            .unwrap();
+        assert!(o.after <= o.before, "{metric:?}: {o:?}");
+        assert!(o.bound.is_none() && !o.certified, "{metric:?}: {o:?}");
+        // The same cost over the rows, as a caller would build it.
+        let mut own = vec![0.0; SCRATCH_PER_ITEM * n];
+        let mut cost = Cost::new(&spec, &label, &group, &t, &mut own).unwrap();
+        assert_eq!(cost.cost(&out, q.sessions), o.after, "{metric:?}");
+    }
+    let (mut order, mut utility, mut grp) = (vec![0; n], vec![0.0; n], vec![0; n]);
+    let mut short = vec![0.0; SCRATCH_PER_ITEM * n - 1];
+    let mut out = vec![0u16; n * q.sessions];
+    let work = Workspace {
+        order: &mut order,
+        utility: &mut utility,
+        group: &mut grp,
+        scratch: &mut short,
+    };
+    let spec = CostSpec::new(Metric::Ee, 5, None);
+    assert_eq!(
+        engine.rerank(&q, &spec, &t, &Recipe::recommended(), work, &mut out),
+        Err(Error::LengthMismatch {
+            expected: SCRATCH_PER_ITEM * n,
+            found: SCRATCH_PER_ITEM * n - 1
+        })
+    );
+}
