@@ -411,7 +411,7 @@ fn go_package_tests_pass() {
     ) {
         return;
     }
-    let out = go_test("go test (go/)", &["-v", "./..."], &[]);
+    let out = go_test("go-package", "go test (go/)", &["-v", "./..."], &[]);
     assert!(out.contains("PASS"), "go test printed no PASS");
 }
 
@@ -421,10 +421,11 @@ fn go_package_tests_pass() {
 /// against the installed release instead), and the test loads libppg.so from there.
 /// Offline and self-contained: no module proxy, no toolchain download, and a fresh build
 /// cache each run (go does not notice that the libppg it links has changed), removed
-/// after: it is some hundred megabytes.
-fn go_test(what: &str, args: &[&str], env: &[(&str, &Path)]) -> String {
+/// after: it is some hundred megabytes. `name` names its scratch directories: the tests
+/// run in parallel, and one's would otherwise be removed under the other's build.
+fn go_test(name: &str, what: &str, args: &[&str], env: &[(&str, &Path)]) -> String {
     let lib_dir = release_lib_dir();
-    let pc_dir = scratch("go-pkgconfig");
+    let pc_dir = scratch(&format!("{name}-pkgconfig"));
     let pc = format!(
         "Name: ppg\nDescription: this checkout's libppg\nVersion: {}\nCflags: -I{}\nLibs: -L{} -lppg\n",
         env!("CARGO_PKG_VERSION"),
@@ -433,7 +434,7 @@ fn go_test(what: &str, args: &[&str], env: &[(&str, &Path)]) -> String {
     );
     std::fs::write(pc_dir.join("ppg.pc"), pc)
         .unwrap_or_else(|e| panic!("cannot write ppg.pc: {e}"));
-    let work = scratch("go");
+    let work = scratch(name);
     let mut go = Command::new("go");
     go.current_dir(root().join("go"))
         .args(["test", "-count=1"])
@@ -608,6 +609,7 @@ fn every_door_gives_the_same_rankings() {
 
     let go_out = work.join("go.tsv");
     go_test(
+        "go-doors",
         "go test -run TestDoors (go/)",
         &["-run", "TestDoors", "./..."],
         &[("PPG_DOORS_ROWS", &rows), ("PPG_DOORS_OUT", &go_out)],
