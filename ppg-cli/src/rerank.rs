@@ -493,14 +493,12 @@ fn cost_spec(args: &RerankArgs) -> Result<CostSpec> {
         )));
     }
     Ok(CostSpec {
-        metric,
-        levels: args.levels,
-        ndcg,
         browse: browse(args)?,
         level: match args.ee_level {
             EeLevelArg::Group => Level::Group,
             EeLevelArg::Item => Level::Item,
         },
+        ..CostSpec::new(metric, args.levels, ndcg)
     })
 }
 
