@@ -18,13 +18,16 @@
 //!   with the Python package;
 //! - [`pause`]: a test hook that holds a run at a named moment;
 //! - [`foe`]: Fairness of Exposure (Singh & Joachims, KDD 2018) in its hard and soft
-//!   variants, the DTR baseline of the paper's Tables 1 and 2.
+//!   variants, the DTR baseline of the paper's Tables 1 and 2;
+//! - [`bound_groups`]: the least DTR over more than two groups, exact by enumeration where
+//!   tractable, a certified (polymatroid) lower bound where not.
 //!
 //! The exact optimum of DTR and EEL (the floor under every row of the reproduction tables)
 //! and the seeds of sub-tasks are the core's: `ppg_core::objective::bound`, `ppg_core::seed`.
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+pub mod bound_groups;
 pub mod budget;
 pub mod cost;
 pub mod finished;

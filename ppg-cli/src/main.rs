@@ -53,6 +53,7 @@ mod plot;
 mod progress;
 mod published;
 mod report;
+mod report_trec;
 mod reproduce;
 mod rerank;
 mod scratch;
