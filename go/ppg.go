@@ -255,14 +255,18 @@ func DefaultObjective(m Metric) ObjectiveConfig {
 }
 
 func (o ObjectiveConfig) c() C.ppg_objective_config {
-	return C.ppg_objective_config{
-		struct_size: C.uint32_t(unsafe.Sizeof(C.ppg_objective_config{})),
-		metric:      C.uint32_t(o.Metric),
-		eel_levels:  C.uint32_t(o.EELLevels),
-		ndcg_k:      C.size_t(o.NDCGK),
-		mix_weight:  C.double(o.MixWeight),
-		rank_start:  C.uint32_t(o.RankStart),
+	// The library's defaults first: the fields this wrapper does not carry (the browsing
+	// model of PPG_METRIC_EXPECTED_EXPOSURE) keep them.
+	var c C.ppg_objective_config
+	if err := check(C.ppg_objective_config_init(&c, C.size_t(unsafe.Sizeof(c))), "ppg_objective_config_init"); err != nil {
+		panic(err) // only a NULL or misaligned pointer fails, never this one
 	}
+	c.metric = C.uint32_t(o.Metric)
+	c.eel_levels = C.uint32_t(o.EELLevels)
+	c.ndcg_k = C.size_t(o.NDCGK)
+	c.mix_weight = C.double(o.MixWeight)
+	c.rank_start = C.uint32_t(o.RankStart)
+	return c
 }
 
 // TrainReport says what a training run did.

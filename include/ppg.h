@@ -221,6 +221,14 @@ enum ppg_metric
   PPG_METRIC_DTR_NDCG_MIX = 3,
   // `EEL + mix_weight * (1 - NDCG@k)`.
   PPG_METRIC_EEL_NDCG_MIX = 4,
+  // Expected exposure as TREC Fair Ranking 2020 scored it: EE-L normalised per query
+  // (0 is optimal) under the browsing model `browse` at `ee_level`. At group level the
+  // query needs an item with utility > 0 (else `PPG_STATUS_INVALID_ARGUMENT`).
+  PPG_METRIC_EXPECTED_EXPOSURE = 5,
+  // `1 - AWRF x NDCG` as TREC Fair Ranking 2021 scored a ranking (0 is optimal): the
+  // target averages the relevant items' group distribution with the uniform one over
+  // the query's groups, so the query needs an item with utility > 0.
+  PPG_METRIC_AWRF = 6,
 };
 #ifndef __cplusplus
 #if __STDC_VERSION__ >= 202311L
@@ -247,6 +255,47 @@ enum ppg_rank_start
 typedef enum ppg_rank_start ppg_rank_start;
 #else
 typedef uint32_t ppg_rank_start;
+#endif // __STDC_VERSION__ >= 202311L
+#endif // __cplusplus
+
+// The browsing model of `PPG_METRIC_EXPECTED_EXPOSURE`: the exposure of 0-based
+// position `i`.
+enum ppg_browse
+#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+  : uint32_t
+#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+ {
+  // The cascade (the evaluator's `gerr`): `(patience * (1 - cascade_utility))^i`.
+  PPG_BROWSE_CASCADE = 0,
+  // Rank-biased precision: `patience^i`.
+  PPG_BROWSE_RBP = 1,
+  // The paper's log discount `1 / log2(r + 2)`, `r` counted from `rank_start`.
+  PPG_BROWSE_LOG = 2,
+};
+#ifndef __cplusplus
+#if __STDC_VERSION__ >= 202311L
+typedef enum ppg_browse ppg_browse;
+#else
+typedef uint32_t ppg_browse;
+#endif // __STDC_VERSION__ >= 202311L
+#endif // __cplusplus
+
+// Whether `PPG_METRIC_EXPECTED_EXPOSURE` compares groups or items.
+enum ppg_ee_level
+#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+  : uint32_t
+#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+ {
+  // Groups, over their items with utility > 0 (TREC 2020's setting).
+  PPG_EE_LEVEL_GROUP = 0,
+  // Individual items.
+  PPG_EE_LEVEL_ITEM = 1,
+};
+#ifndef __cplusplus
+#if __STDC_VERSION__ >= 202311L
+typedef enum ppg_ee_level ppg_ee_level;
+#else
+typedef uint32_t ppg_ee_level;
 #endif // __STDC_VERSION__ >= 202311L
 #endif // __cplusplus
 
@@ -331,6 +380,15 @@ typedef struct ppg_objective_config {
   // A `ppg_rank_start` value for the fairness exposure (NDCG always discounts from
   // rank 0). Default `PPG_RANK_START_ONE` (the reference).
   uint32_t rank_start;
+  // A `ppg_browse` value. Default `PPG_BROWSE_CASCADE`, the evaluator's. This field
+  // and the three after it are read for `PPG_METRIC_EXPECTED_EXPOSURE` only.
+  uint32_t browse;
+  // Patience of the cascade and RBP, in (0, 1]. Default 0.5.
+  double patience;
+  // The cascade's stop probability after a judged item, in [0, 1]. Default 0.5.
+  double cascade_utility;
+  // A `ppg_ee_level` value. Default `PPG_EE_LEVEL_GROUP`.
+  uint32_t ee_level;
 } ppg_objective_config;
 
 // What a training run did. Prepare it with `ppg_train_report_default` before passing
@@ -758,7 +816,8 @@ uint64_t ppg_query_seed(uint64_t seed, uint64_t index);
 // - `PPG_STATUS_NULL_PARAMETER`: `engine`, `items`, `objective`, `config` or `out_ids`
 //   NULL (`report` may be NULL); `PPG_STATUS_MISALIGNED`: a pointer misaligned.
 // - `items`, `count`, `sessions`: `PPG_STATUS_INVALID_ARGUMENT` (0 items or sessions, a
-//   negative utility for DTR or NDCG), `PPG_STATUS_CAPACITY` (more items or sessions than
+//   negative utility for DTR or NDCG, no item with utility > 0 for AWRF or group-level
+//   expected exposure), `PPG_STATUS_CAPACITY` (more items or sessions than
 //   the engine's layout, more than 16 groups), `PPG_STATUS_DUPLICATE_ITEM` (an id twice),
 //   `PPG_STATUS_NOT_FINITE` (a utility or a cost not finite), `PPG_STATUS_UNSUPPORTED`
 //   (DTR with more than two groups).

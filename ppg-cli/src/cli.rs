@@ -31,6 +31,11 @@ pub enum MetricArg {
     Eel,
     /// Disparity of treatment ratio (two groups).
     Dtr,
+    /// Expected exposure as TREC Fair Ranking 2020 scored it: normalised EE-L under
+    /// --browse at --ee-level.
+    Ee,
+    /// 1 - AWRF x NDCG as TREC Fair Ranking 2021 scored a ranking.
+    Awrf,
     /// A fairness metric (--mix-fairness) plus --mix-weight x (1 - NDCG@k).
     NdcgMix,
 }
@@ -42,6 +47,26 @@ pub enum RerankMethodArg {
     Ppg,
     /// The exact optimum's rankings (DTR or EEL alone, two groups; see METHODS in --help).
     Exact,
+}
+
+/// The browsing model of --metric ee.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum BrowseArg {
+    /// The cascade (the evaluator's gerr): (patience x (1 - utility))^i.
+    Cascade,
+    /// Rank-biased precision: patience^i.
+    Rbp,
+    /// The paper's log discount (--rank-start).
+    Log,
+}
+
+/// Whether --metric ee compares items or groups.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum EeLevelArg {
+    /// Groups (TREC 2020's setting).
+    Group,
+    /// Individual items.
+    Item,
 }
 
 /// How the merge sampler draws an inversion.
@@ -104,7 +129,8 @@ INPUT FORMAT
   or item (or one of only whitespace), a NUL byte in a field, text that is not UTF-8,
   a score or label that is not a finite number. A field quoted in a message is cut
   after 60 characters. A query of one item is passed through unchanged (counted as
-  skipped).
+  skipped), and so is a query without an item of utility > 0 under --metric awrf or
+  --metric ee at group level (their evaluators skip such a query).
 
 INPUT AND OUTPUT
   The input is read and written query by query: memory stays flat whatever the number
@@ -197,6 +223,18 @@ pub struct RerankArgs {
     /// Cut-off k of NDCG@k in --metric ndcg-mix.
     #[arg(long, default_value_t = 10)]
     pub ndcg_k: usize,
+    /// Browsing model of --metric ee.
+    #[arg(long, value_enum, default_value_t = BrowseArg::Cascade)]
+    pub browse: BrowseArg,
+    /// Patience of --browse cascade and rbp, in (0, 1].
+    #[arg(long, default_value_t = 0.5)]
+    pub browse_patience: f64,
+    /// Stop probability after a judged item of --browse cascade, in [0, 1].
+    #[arg(long, default_value_t = 0.5)]
+    pub cascade_utility: f64,
+    /// Level of --metric ee.
+    #[arg(long, value_enum, default_value_t = EeLevelArg::Group)]
+    pub ee_level: EeLevelArg,
     /// Column used as utility [default: label if present, else score].
     #[arg(long, value_enum)]
     pub utility: Option<UtilityArg>,

@@ -8,13 +8,13 @@
 use std::io::Write;
 use std::time::Instant;
 
-use ppg_core::objective::RankStart;
+use ppg_core::objective::{Browse, Level, RankStart};
 use ppg_core::recipe::INITIAL_WEIGHT;
 use ppg_core::{Dims, Ppg, Recipe, SamplerMode, TrainConfig};
 
 use crate::cli::{
-    FairnessArg, GradientArg, MetricArg, RankStartArg, RerankArgs, RerankMethodArg, SamplerArg,
-    UtilityArg,
+    BrowseArg, EeLevelArg, FairnessArg, GradientArg, MetricArg, RankStartArg, RerankArgs,
+    RerankMethodArg, SamplerArg, UtilityArg,
 };
 use crate::destination;
 use crate::streams::{self, Output};
@@ -178,7 +178,7 @@ pub fn run(args: &RerankArgs) -> Result<()> {
             }
             queries += 1;
             items += q.len();
-            skipped += usize::from(q.len() == 1);
+            skipped += usize::from(q.len() == 1 || undefined(&spec, &task.utility));
             Ok(())
         },
         |n| bar.inc(n as u64),
@@ -189,7 +189,7 @@ pub fn run(args: &RerankArgs) -> Result<()> {
         report.finish()?;
     }
     eprintln!(
-        "ppg rerank: {}, {}, {} skipped (one item, passed through), {:.1} s",
+        "ppg rerank: {}, {}, {} skipped (one item or no relevant item, passed through), {:.1} s",
         budget::count(queries, "query", "queries"),
         budget::count(items, "item", "items"),
         skipped,
@@ -250,6 +250,17 @@ fn task(c: &Checks, index: usize, mut query: Query, groups: &[String]) -> Result
     })
 }
 
+/// Whether the metric is undefined for the query: expected exposure at group level and
+/// AWRF need an item with utility > 0 (their evaluators skip a query without one).
+fn undefined(spec: &CostSpec, utility: &[f64]) -> bool {
+    let needs_relevant = match spec.metric {
+        Metric::Ee => spec.level == Level::Group,
+        Metric::Awrf => true,
+        Metric::Dtr | Metric::Eel => false,
+    };
+    needs_relevant && !utility.iter().any(|&y| y > 0.0)
+}
+
 /// DTR divides each group's exposure by the group's utility summed over the sessions: a
 /// sum beyond the largest `double` is bad input, refused at the row that takes it there.
 fn dtr_sums(
@@ -280,7 +291,8 @@ fn dtr_sums(
     Ok(())
 }
 
-/// Re-ranks one query on an engine laid out for it; a query of one item is passed through.
+/// Re-ranks one query on an engine laid out for it; a query of one item, or one its
+/// metric is undefined for, is passed through.
 /// A cost that is not finite for some ranking is a property of the query's utilities:
 /// bad input at the query's lines.
 fn rerank_one(
@@ -295,6 +307,16 @@ fn rerank_one(
     let q = &task.query;
     if q.len() == 1 {
         return Ok(rerank_query::passed_through(args.sessions));
+    }
+    if undefined(spec, &task.utility) {
+        let n = q.len() as u16;
+        return Ok(Reranked {
+            rankings: (0..args.sessions).flat_map(|_| 0..n).collect(),
+            before: 0.0,
+            after: 0.0,
+            bound: None,
+            certified: false,
+        });
     }
     if args.method == RerankMethodArg::Exact {
         return rerank_query::exact(
@@ -394,10 +416,14 @@ fn cost_spec(args: &RerankArgs) -> Result<CostSpec> {
     let fairness = |f: FairnessArg| match f {
         FairnessArg::Dtr => Metric::Dtr,
         FairnessArg::Eel => Metric::Eel,
+        FairnessArg::Ee => Metric::Ee,
+        FairnessArg::Awrf => Metric::Awrf,
     };
     let (metric, ndcg) = match args.metric {
         MetricArg::Dtr => (Metric::Dtr, None),
         MetricArg::Eel => (Metric::Eel, None),
+        MetricArg::Ee => (Metric::Ee, None),
+        MetricArg::Awrf => (Metric::Awrf, None),
         MetricArg::NdcgMix => {
             if !(args.mix_weight.is_finite() && args.mix_weight >= 0.0) {
                 return Err(CliError::Usage(
@@ -420,10 +446,33 @@ fn cost_spec(args: &RerankArgs) -> Result<CostSpec> {
         )));
     }
     Ok(CostSpec {
-        metric,
-        levels: args.levels,
-        ndcg,
+        browse: browse(args)?,
+        level: match args.ee_level {
+            EeLevelArg::Group => Level::Group,
+            EeLevelArg::Item => Level::Item,
+        },
+        ..CostSpec::new(metric, args.levels, ndcg)
     })
+}
+
+/// The browsing model of --metric ee, its parameters checked by the engine.
+fn browse(args: &RerankArgs) -> Result<Browse> {
+    let model = match args.browse {
+        BrowseArg::Cascade => Browse::Cascade {
+            patience: args.browse_patience,
+            utility: args.cascade_utility,
+        },
+        BrowseArg::Rbp => Browse::Rbp {
+            patience: args.browse_patience,
+        },
+        BrowseArg::Log => Browse::Log(match args.rank_start {
+            RankStartArg::One => RankStart::One,
+            RankStartArg::Zero => RankStart::Zero,
+        }),
+    };
+    model
+        .checked()
+        .map_err(|e| CliError::Usage(format!("--browse {:?}: {e}", args.browse).to_lowercase()))
 }
 
 fn recipe(args: &RerankArgs) -> Result<Recipe> {

@@ -360,7 +360,7 @@ fn one_item_query_passes_through_and_the_summary_counts_it() {
         .assert()
         .success()
         .stderr(predicate::str::is_match(
-            r"ppg rerank: 2 queries, 3 items, 1 skipped \(one item, passed through\), [0-9.]+ s",
+            r"ppg rerank: 2 queries, 3 items, 1 skipped \(one item or no relevant item, passed through\), [0-9.]+ s",
         ).unwrap())
         .get_output()
         .stdout

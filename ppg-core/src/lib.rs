@@ -23,7 +23,9 @@
 //!   distribution and reads the distribution only. One sample goes from `Sampler::draw` to
 //!   the returned ranking inside this folder; [`SamplerMode`] picks the variant.
 //! - [`objective`]: what a ranking costs. The [`Objective`] trait (any black box) and the
-//!   paper's metrics (EEL, DTR, NDCG, their mixes). It uses only the foundations.
+//!   paper's metrics (EEL, DTR, NDCG, their mixes), and the TREC Fair Ranking measures:
+//!   expected exposure under a browsing model (`browse`: log discount, RBP, cascade) at
+//!   item or group level, and AWRF with its NDCG product. It uses only the foundations.
 //! - `trainer/`: how the weights move. The REINFORCE loop ([`TrainConfig`], [`Gradient`]):
 //!   draw a batch through the sampler, cost it with the objective, step the weights of the
 //!   distribution with the exact score or the approximate gradient, keep the best ranking

@@ -39,12 +39,14 @@ fn rerank(engine: &mut Ppg, seed: u64, q: &Query, spec: &CostSpec, recipe: &Reci
     let t = Tables {
         exposure: &e,
         discount: &d,
+        attention: &[],
     };
     let (mut order, mut utility, mut group) = (vec![0; n], vec![0.0; n], vec![0; n]);
     let work = Workspace {
         order: &mut order,
         utility: &mut utility,
         group: &mut group,
+        scratch: &mut [],
     };
     let mut rankings = vec![0; n * q.sessions];
     let outcome = engine
@@ -64,11 +66,7 @@ fn the_recipe_is_certified_sooner_and_no_worse() {
         let n = 4 + case % 9;
         let (score, label, group) = query(&mut rng, n);
         for metric in [Metric::Dtr, Metric::Eel] {
-            let spec = CostSpec {
-                metric,
-                levels: 5,
-                ndcg: None,
-            };
+            let spec = CostSpec::new(metric, 5, None);
             let q = Query {
                 score: &score,
                 utility: &label,
@@ -133,11 +131,7 @@ fn a_query_with_one_group_keeps_its_input() {
         sessions: 2,
         seed: 0,
     };
-    let spec = CostSpec {
-        metric: Metric::Eel,
-        levels: 5,
-        ndcg: None,
-    };
+    let spec = CostSpec::new(Metric::Eel, 5, None);
     let r = rerank(&mut engine, 1, &q, &spec, &Recipe::recommended());
     assert_eq!(r.rankings, [1, 2, 0, 3, 1, 2, 0, 3]);
     assert_eq!(r.outcome.report, None);
@@ -153,12 +147,9 @@ fn bad_input_is_refused() {
     let t = Tables {
         exposure: &e,
         discount: &d,
+        attention: &[],
     };
-    let spec = CostSpec {
-        metric: Metric::Dtr,
-        levels: 5,
-        ndcg: None,
-    };
+    let spec = CostSpec::new(Metric::Dtr, 5, None);
     let q = Query {
         score: &[1.0, 3.0, 2.0, 0.0],
         utility: &[1.0, 1.0, 0.0, 0.0],
@@ -172,6 +163,7 @@ fn bad_input_is_refused() {
         order: &mut order,
         utility: &mut utility,
         group: &mut group,
+        scratch: &mut [],
     };
     let r = engine.rerank(&q, &spec, &t, &Recipe::recommended(), work, &mut out);
     assert_eq!(
@@ -190,6 +182,7 @@ fn bad_input_is_refused() {
         order: &mut order,
         utility: &mut utility,
         group: &mut group,
+        scratch: &mut [],
     };
     let recipe = Recipe::recommended();
     assert!(matches!(
@@ -207,6 +200,7 @@ fn bad_input_is_refused() {
         order: &mut order,
         utility: &mut utility,
         group: &mut group,
+        scratch: &mut [],
     };
     assert!(matches!(
         engine.rerank(&q, &spec, &t, &bad_tolerance, work, &mut out),
@@ -291,4 +285,72 @@ fn ranking_by_is_the_stable_sort_reversed() {
         assert_eq!(order, stable);
     }
     assert!(ranking_by(&[1.0, 2.0], &mut [0; 3]).is_err());
+}
+
+/// Expected exposure and AWRF are costs of the recipe too: the rankings cost what
+/// `Cost::new` over the same lent memory says, never more than the input (scored first),
+/// with no bound to certify against; expected exposure refuses scratch shorter than
+/// `SCRATCH_PER_ITEM` values an item.
+#[test]
+fn expected_exposure_and_awrf_run_in_lent_memory() {
+    use ppg_core::objective::Awrf;
+    use ppg_core::recipe::{cost::SCRATCH_PER_ITEM, Cost};
+    let mut rng = TestRng(5);
+    let dims = Dims::new(10, 3, 16);
+    let mut mem = memory(dims);
+    let mut engine = Ppg::new(&mut mem, dims, 0).unwrap();
+    let n = 10;
+    let (score, label, group) = query(&mut rng, n);
+    let mut attention = vec![0.0; n];
+    Awrf::discount(&mut attention);
+    let t = Tables {
+        exposure: &[],
+        discount: &[],
+        attention: &attention,
+    };
+    let q = Query {
+        score: &score,
+        utility: &label,
+        group: &group,
+        sessions: 3,
+        seed: 9,
+    };
+    for metric in [Metric::Ee, Metric::Awrf] {
+        let spec = CostSpec::new(metric, 5, None);
+        let (mut order, mut utility, mut grp) = (vec![0; n], vec![0.0; n], vec![0; n]);
+        let mut scratch = vec![0.0; SCRATCH_PER_ITEM * n];
+        let mut out = vec![0u16; n * q.sessions];
+        let work = Workspace {
+            order: &mut order,
+            utility: &mut utility,
+            group: &mut grp,
+            scratch: &mut scratch,
+        };
+        let o = engine
+            .rerank(&q, &spec, &t, &Recipe::recommended(), work, &mut out)
+            .unwrap();
+        assert!(o.after <= o.before, "{metric:?}: {o:?}");
+        assert!(o.bound.is_none() && !o.certified, "{metric:?}: {o:?}");
+        // The same cost over the rows, as a caller would build it.
+        let mut own = vec![0.0; SCRATCH_PER_ITEM * n];
+        let mut cost = Cost::new(&spec, &label, &group, &t, &mut own).unwrap();
+        assert_eq!(cost.cost(&out, q.sessions), o.after, "{metric:?}");
+    }
+    let (mut order, mut utility, mut grp) = (vec![0; n], vec![0.0; n], vec![0; n]);
+    let mut short = vec![0.0; SCRATCH_PER_ITEM * n - 1];
+    let mut out = vec![0u16; n * q.sessions];
+    let work = Workspace {
+        order: &mut order,
+        utility: &mut utility,
+        group: &mut grp,
+        scratch: &mut short,
+    };
+    let spec = CostSpec::new(Metric::Ee, 5, None);
+    assert_eq!(
+        engine.rerank(&q, &spec, &t, &Recipe::recommended(), work, &mut out),
+        Err(Error::LengthMismatch {
+            expected: SCRATCH_PER_ITEM * n,
+            found: SCRATCH_PER_ITEM * n - 1
+        })
+    );
 }

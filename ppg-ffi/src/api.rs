@@ -597,7 +597,8 @@ pub extern "C" fn ppg_query_seed(seed: u64, index: u64) -> u64 {
 /// - `PPG_STATUS_NULL_PARAMETER`: `engine`, `items`, `objective`, `config` or `out_ids`
 ///   NULL (`report` may be NULL); `PPG_STATUS_MISALIGNED`: a pointer misaligned.
 /// - `items`, `count`, `sessions`: `PPG_STATUS_INVALID_ARGUMENT` (0 items or sessions, a
-///   negative utility for DTR or NDCG), `PPG_STATUS_CAPACITY` (more items or sessions than
+///   negative utility for DTR or NDCG, no item with utility > 0 for AWRF or group-level
+///   expected exposure), `PPG_STATUS_CAPACITY` (more items or sessions than
 ///   the engine's layout, more than 16 groups), `PPG_STATUS_DUPLICATE_ITEM` (an id twice),
 ///   `PPG_STATUS_NOT_FINITE` (a utility or a cost not finite), `PPG_STATUS_UNSUPPORTED`
 ///   (DTR with more than two groups).

@@ -15,11 +15,18 @@ use crate::status::{ppg_status, Status};
 use crate::types::{ppg_method, ppg_metric, ppg_train_config, ObjectiveSpec};
 use bytemuck::Pod;
 use core::mem::{align_of, size_of, MaybeUninit};
-use ppg_core::objective::{exposure, Dtr, Eel, Mix, Ndcg, RankStart, MAX_GROUPS};
+use ppg_core::objective::{
+    exposure, Awrf, AwrfCost, AwrfTarget, Dtr, Eel, ExpectedExposure, Measure, Mix, Ndcg,
+    RankStart, MAX_GROUPS,
+};
 use ppg_core::recipe::{
     CostSpec, Metric, Outcome, Query as RecipeQuery, Recipe, Tables, Workspace,
 };
 use ppg_core::{Dims, Objective, PlackettLuce, Ppg, SamplerMode, TrainConfig, TrainReport};
+
+/// The objectives' scratch per item (expected exposure's need).
+const TABLES: usize = 3;
+const _: () = assert!(TABLES >= ExpectedExposure::SCRATCH_PER_ITEM && TABLES >= 2);
 
 /// The weight `set_query` gives every PPG pair; `initial_weight` replaces it when a fresh
 /// query starts training (see [`Engine::train`]).
@@ -52,9 +59,10 @@ struct Query<'a> {
     ids_out: &'a mut [u64],
     /// Scratch: a caller's ranking as local items (`evaluate`).
     locals: &'a mut [u16],
-    /// Scratch for the built-in objectives: exposure, NDCG discount, dense group ids.
-    exposure: &'a mut [f64],
-    discount: &'a mut [f64],
+    /// Scratch for the built-in objectives, `3 n` values: the exposure and the NDCG (or
+    /// AWRF) discount in its first two thirds, or expected exposure's scratch in all of
+    /// it; and the dense group ids.
+    tables: &'a mut [f64],
     dense: &'a mut [u8],
     /// Scratch: PL's initial logits.
     logits: &'a mut [f32],
@@ -109,8 +117,7 @@ impl Query<'_> {
             region::<u16>(n)?,
             region::<u64>(total)?,
             region::<u16>(total)?,
-            region::<f64>(n)?,
-            region::<f64>(n)?,
+            region::<f64>(n.checked_mul(TABLES).ok_or(ppg_status::Capacity)?)?,
             region::<u8>(n)?,
             region::<f32>(n)?,
             region::<f64>(n)?,
@@ -138,8 +145,7 @@ impl<'a> Query<'a> {
             spare: take(rest, n)?,
             ids_out: take(rest, total)?,
             locals: take(rest, total)?,
-            exposure: take(rest, n)?,
-            discount: take(rest, n)?,
+            tables: take(rest, n.checked_mul(TABLES).ok_or(ppg_status::Capacity)?)?,
             dense: take(rest, n)?,
             logits: take(rest, n)?,
             score: take(rest, n)?,
@@ -193,25 +199,68 @@ impl<'a> Query<'a> {
     ) -> Status<R> {
         let n = self.n;
         dense_groups(&self.group[..n], &mut self.dense[..n])?;
-        exposure::fill(spec.rank_start, &mut self.exposure[..n]);
-        exposure::fill(RankStart::Zero, &mut self.discount[..n]);
         let (utility, group) = (&self.utility[..n], &self.dense[..n]);
-        let (exposure, discount) = (&self.exposure[..n], &self.discount[..n]);
-        let ndcg = || Ndcg::new(utility, spec.k, discount);
+        let tables = &mut self.tables[..TABLES * n];
+        let start = spec.rank_start;
+        let ndcg = |discount| Ndcg::new(utility, spec.k, discount);
         match spec.metric {
-            ppg_metric::Dtr => f(&mut Dtr::new(utility, group, exposure)?, group),
-            ppg_metric::Eel => f(&mut Eel::new(utility, group, spec.levels, exposure)?, group),
-            ppg_metric::Ndcg => f(&mut ndcg()?, group),
+            ppg_metric::Dtr => f(
+                &mut Dtr::new(utility, group, paper(tables, n, start).0)?,
+                group,
+            ),
+            ppg_metric::Eel => {
+                let exposure = paper(tables, n, start).0;
+                f(&mut Eel::new(utility, group, spec.levels, exposure)?, group)
+            }
+            ppg_metric::Ndcg => f(&mut ndcg(paper(tables, n, start).1)?, group),
             ppg_metric::DtrNdcgMix => {
+                let (exposure, discount) = paper(tables, n, start);
                 let dtr = Dtr::new(utility, group, exposure)?;
-                f(&mut Mix::new(dtr, ndcg()?, spec.mix_weight)?, group)
+                f(&mut Mix::new(dtr, ndcg(discount)?, spec.mix_weight)?, group)
             }
             ppg_metric::EelNdcgMix => {
+                let (exposure, discount) = paper(tables, n, start);
                 let eel = Eel::new(utility, group, spec.levels, exposure)?;
-                f(&mut Mix::new(eel, ndcg()?, spec.mix_weight)?, group)
+                f(&mut Mix::new(eel, ndcg(discount)?, spec.mix_weight)?, group)
+            }
+            ppg_metric::ExpectedExposure => f(
+                &mut ExpectedExposure::new(
+                    utility,
+                    group,
+                    spec.browse,
+                    spec.ee_level,
+                    Measure::Loss,
+                    true,
+                    tables,
+                )?,
+                group,
+            ),
+            ppg_metric::Awrf => {
+                let attention = &mut tables[..n];
+                Awrf::discount(attention);
+                // Uniform over the query's groups: dense ids are 0..groups.
+                let groups = group.iter().max().map_or(1, |&g| usize::from(g) + 1);
+                let population = [1.0; MAX_GROUPS];
+                let target = AwrfTarget::Trec {
+                    population: &population[..groups],
+                };
+                f(
+                    &mut Awrf::new(utility, group, target, attention, AwrfCost::Product)?,
+                    group,
+                )
             }
         }
     }
+}
+
+/// The paper's exposure (from `start`) and the NDCG discount in the first `2 n` of
+/// `tables`.
+fn paper(tables: &mut [f64], n: usize, start: RankStart) -> (&[f64], &[f64]) {
+    let (exposure, rest) = tables.split_at_mut(n);
+    let discount = &mut rest[..n];
+    exposure::fill(start, exposure);
+    exposure::fill(RankStart::Zero, discount);
+    (exposure, discount)
 }
 
 /// The caller's id of local item `local` (always below the item count: the core's
@@ -586,13 +635,15 @@ impl<'a> Engine<'a> {
             ppg_metric::Eel => (Metric::Eel, None),
             ppg_metric::DtrNdcgMix => (Metric::Dtr, mix),
             ppg_metric::EelNdcgMix => (Metric::Eel, mix),
+            ppg_metric::ExpectedExposure => (Metric::Ee, None),
+            ppg_metric::Awrf => (Metric::Awrf, None),
             // The recipe's costs are a fairness metric, optionally with NDCG.
             ppg_metric::Ndcg => return Err(ppg_status::Unsupported),
         };
         let cost = CostSpec {
-            metric,
-            levels: spec.levels,
-            ndcg,
+            browse: spec.browse,
+            level: spec.ee_level,
+            ..CostSpec::new(metric, spec.levels, ndcg)
         };
         let recipe = Recipe {
             train: config.ppg(self.dims.batch)?,
@@ -654,8 +705,45 @@ impl<'a> Engine<'a> {
         };
         let (n, sessions) = (q.n, q.sessions);
         dense_groups(&q.group[..n], &mut q.dense[..n])?;
-        exposure::fill(rank_start, &mut q.exposure[..n]);
-        exposure::fill(RankStart::Zero, &mut q.discount[..n]);
+        // The built-ins' scratch, as `with_objective` lends it: the paper's two tables,
+        // AWRF's attention, or expected exposure's own values (no built-in mixes those two
+        // with NDCG, so none needs more).
+        let memory = &mut q.tables[..TABLES * n];
+        let (tables, scratch): (Tables, &mut [f64]) = match cost.metric {
+            Metric::Dtr | Metric::Eel => {
+                let (exposure, discount) = paper(memory, n, rank_start);
+                let attention = &[];
+                (
+                    Tables {
+                        exposure,
+                        discount,
+                        attention,
+                    },
+                    &mut [],
+                )
+            }
+            Metric::Awrf => {
+                let attention = &mut memory[..n];
+                Awrf::discount(attention);
+                let attention = &*attention;
+                (
+                    Tables {
+                        exposure: &[],
+                        discount: &[],
+                        attention,
+                    },
+                    &mut [],
+                )
+            }
+            Metric::Ee => (
+                Tables {
+                    exposure: &[],
+                    discount: &[],
+                    attention: &[],
+                },
+                memory,
+            ),
+        };
         // The items come in their input ranking: a falling score keeps that order.
         for (k, s) in q.score[..n].iter_mut().enumerate() {
             *s = (n - k) as f64;
@@ -667,14 +755,11 @@ impl<'a> Engine<'a> {
             sessions,
             seed,
         };
-        let tables = Tables {
-            exposure: &q.exposure[..n],
-            discount: &q.discount[..n],
-        };
         let work = Workspace {
             order: &mut q.spare[..n],
             utility: &mut q.sorted_utility[..n],
             group: &mut q.sorted_group[..n],
+            scratch,
         };
         let out = &mut q.locals[..n * sessions];
         Ok(ppg.rerank(&query, cost, &tables, recipe, work, out)?)

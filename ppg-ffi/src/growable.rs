@@ -78,8 +78,12 @@ impl Growable for ppg_train_config {
 }
 
 impl Growable for ppg_objective_config {
-    const LAYOUTS: &'static [usize] =
-        &[offset_of!(ppg_objective_config, rank_start) + size_of::<u32>()];
+    // 0.2.0: the first layout has 0.1.0's fields, the second adds the browsing model and
+    // the level of `PPG_METRIC_EXPECTED_EXPOSURE`.
+    const LAYOUTS: &'static [usize] = &[
+        offset_of!(ppg_objective_config, rank_start) + size_of::<u32>(),
+        offset_of!(ppg_objective_config, ee_level) + size_of::<u32>(),
+    ];
 
     fn defaults() -> Self {
         ppg_objective_config::reference()

@@ -475,6 +475,206 @@ fn an_unknown_struct_size_changes_nothing() {
     );
 }
 
+/// `PPG_METRIC_EXPECTED_EXPOSURE` and `PPG_METRIC_AWRF` evaluate as the core computes
+/// them; a caller of the first 0.2 layout gets the new fields' defaults (the official
+/// cascade at group level); a patience out of range or an unknown model is refused.
+#[test]
+fn expected_exposure_and_awrf_as_the_core() {
+    use ppg_core::objective::{
+        Awrf, AwrfCost, AwrfTarget, Browse, ExpectedExposure, Level, Measure,
+    };
+    let (_block, e) = ppg_with_query();
+    let (_, objective) = defaults();
+    // Ids 1000 + 7k, utilities 6..1, groups [0, 0, 1, 1, 0, 1]; the reverse order twice.
+    let ranking: Vec<u64> = (0..SESSIONS)
+        .flat_map(|_| (0..ITEMS as u64).rev().map(|k| 1000 + 7 * k))
+        .collect();
+    let local: Vec<u16> = (0..SESSIONS)
+        .flat_map(|_| (0..ITEMS as u16).rev())
+        .collect();
+    let utility: Vec<f64> = (0..ITEMS).map(|k| (ITEMS - k) as f64).collect();
+    let group = [0u8, 0, 1, 1, 0, 1];
+    let evaluate = |o: &ppg_objective_config| {
+        let mut value = f64::NAN;
+        let st = unsafe { ppg_engine_evaluate(e, o, ranking.as_ptr(), ranking.len(), &mut value) };
+        (st, value)
+    };
+
+    let ee = |browse, level| {
+        let mut scratch = [0.0; 3 * ITEMS];
+        let mut ee = ExpectedExposure::new(
+            &utility,
+            &group,
+            browse,
+            level,
+            Measure::Loss,
+            true,
+            &mut scratch[..],
+        )
+        .unwrap();
+        ee.report(&local, SESSIONS).unwrap().normalised.loss
+    };
+    let official = ppg_objective_config {
+        metric: ppg_metric::ExpectedExposure as u32,
+        ..objective
+    };
+    let want = ee(Browse::OFFICIAL, Level::Group);
+    assert!(want > 0.0);
+    assert_eq!(evaluate(&official), (ppg_status::Ok, want));
+    let rbp_items = ppg_objective_config {
+        browse: ppg_browse::Rbp as u32,
+        patience: 0.8,
+        ee_level: ppg_ee_level::Item as u32,
+        ..official
+    };
+    let want = ee(Browse::Rbp { patience: 0.8 }, Level::Item);
+    assert_eq!(evaluate(&rbp_items), (ppg_status::Ok, want));
+    // The first 0.2 layout ends at `rank_start`: the rest takes the defaults.
+    let old = ppg_objective_config {
+        struct_size: <ppg_objective_config as crate::growable::Growable>::size_of_layout(
+            core::mem::offset_of!(ppg_objective_config, rank_start) + size_of::<u32>(),
+        ) as u32,
+        ..rbp_items
+    };
+    assert_eq!(
+        evaluate(&old),
+        (ppg_status::Ok, ee(Browse::OFFICIAL, Level::Group))
+    );
+    for bad in [
+        ppg_objective_config {
+            patience: 0.0,
+            ..official
+        },
+        ppg_objective_config {
+            patience: 1.5,
+            ..official
+        },
+        ppg_objective_config {
+            patience: f64::NAN,
+            ..official
+        },
+        ppg_objective_config {
+            cascade_utility: -1.0,
+            ..official
+        },
+        ppg_objective_config {
+            browse: 3,
+            ..official
+        },
+        ppg_objective_config {
+            ee_level: 2,
+            ..official
+        },
+        ppg_objective_config {
+            metric: 7,
+            ..official
+        },
+    ] {
+        let (st, value) = evaluate(&bad);
+        assert_eq!(st, ppg_status::InvalidArgument);
+        assert!(value.is_nan(), "the output is written only on success");
+    }
+
+    let awrf = ppg_objective_config {
+        metric: ppg_metric::Awrf as u32,
+        ..objective
+    };
+    let mut attention = [0.0; ITEMS];
+    Awrf::discount(&mut attention);
+    let target = AwrfTarget::Trec {
+        population: &[1.0, 1.0],
+    };
+    let core = Awrf::new(&utility, &group, target, &attention, AwrfCost::Product).unwrap();
+    let want = 1.0 - core.report(&local, SESSIONS).unwrap().product;
+    assert_eq!(evaluate(&awrf), (ppg_status::Ok, want));
+}
+
+/// `ppg_engine_rerank` with `PPG_METRIC_EXPECTED_EXPOSURE` and `PPG_METRIC_AWRF` is the
+/// core's recipe over the same costs (their memory taken from the engine's layout), and a
+/// query without a relevant item is refused for both, the output untouched.
+#[test]
+fn rerank_in_one_call_takes_expected_exposure_and_awrf() {
+    use ppg_core::objective::Awrf;
+    use ppg_core::recipe::{cost, CostSpec, Metric, Query, Recipe, Tables, Workspace};
+    let (_block, e) = engine(ppg_method::Ppg, ITEMS);
+    let (config, objective) = defaults();
+    let query = items(&[7, 7, 3, 3, 7, 3]);
+    let seed = ppg_query_seed(42, 5);
+    let call = |query: &[ppg_item], out: &mut [u64], objective: &ppg_objective_config| unsafe {
+        ppg_engine_rerank(
+            e,
+            query.as_ptr(),
+            ITEMS,
+            SESSIONS,
+            objective,
+            &config,
+            seed,
+            out.as_mut_ptr(),
+            out.len(),
+            ptr::null_mut(),
+        )
+    };
+    let utility: Vec<f64> = query.iter().map(|i| i.utility).collect();
+    let group: Vec<u8> = query.iter().map(|i| u8::from(i.group == 3)).collect();
+    let score: Vec<f64> = (0..ITEMS).map(|k| (ITEMS - k) as f64).collect();
+    let mut attention = [0.0; ITEMS];
+    Awrf::discount(&mut attention);
+    for (metric, core_metric) in [
+        (ppg_metric::ExpectedExposure, Metric::Ee),
+        (ppg_metric::Awrf, Metric::Awrf),
+    ] {
+        let objective = ppg_objective_config {
+            metric: metric as u32,
+            ..objective
+        };
+        let mut out = [0u64; ITEMS * SESSIONS];
+        assert_eq!(call(&query, &mut out, &objective), ppg_status::Ok);
+        let dims = ppg_core::Dims::new(ITEMS, SESSIONS, BATCH);
+        let mut mem = vec![0u8; ppg_core::Ppg::bytes(dims)];
+        let mut ppg = ppg_core::Ppg::new(&mut mem, dims, 0).unwrap();
+        let (mut order, mut u, mut g) = ([0u16; ITEMS], [0.0; ITEMS], [0u8; ITEMS]);
+        let mut scratch = [0.0; cost::SCRATCH_PER_ITEM * ITEMS];
+        let mut rows = [0u16; ITEMS * SESSIONS];
+        ppg.rerank(
+            &Query {
+                score: &score,
+                utility: &utility,
+                group: &group,
+                sessions: SESSIONS,
+                seed,
+            },
+            &CostSpec::new(core_metric, 5, None),
+            &Tables {
+                exposure: &[],
+                discount: &[],
+                attention: &attention,
+            },
+            &Recipe::recommended(),
+            Workspace {
+                order: &mut order,
+                utility: &mut u,
+                group: &mut g,
+                scratch: &mut scratch,
+            },
+            &mut rows,
+        )
+        .unwrap();
+        let ids: Vec<u64> = rows.iter().map(|&r| 1000 + 7 * u64::from(r)).collect();
+        assert_eq!(&out[..], &ids[..], "{metric:?}");
+
+        let irrelevant: Vec<ppg_item> = query
+            .iter()
+            .map(|&i| ppg_item { utility: 0.0, ..i })
+            .collect();
+        let mut untouched = [9u64; ITEMS * SESSIONS];
+        assert_eq!(
+            call(&irrelevant, &mut untouched, &objective),
+            ppg_status::InvalidArgument
+        );
+        assert_eq!(untouched, [9; ITEMS * SESSIONS]);
+    }
+}
+
 /// `ppg_engine_rerank` is the core's recipe (`Ppg::rerank`) in one call: the same rankings
 /// from the same seed, certified on a two-group EEL; its refusals change nothing.
 #[test]
@@ -526,20 +726,18 @@ fn rerank_in_one_call_is_the_core_recipe() {
                 sessions: SESSIONS,
                 seed,
             },
-            &CostSpec {
-                metric: Metric::Eel,
-                levels: 5,
-                ndcg: None,
-            },
+            &CostSpec::new(Metric::Eel, 5, None),
             &Tables {
                 exposure: &e_table,
                 discount: &d_table,
+                attention: &[],
             },
             &Recipe::recommended(),
             Workspace {
                 order: &mut order,
                 utility: &mut u,
                 group: &mut g,
+                scratch: &mut [],
             },
             &mut rows,
         )

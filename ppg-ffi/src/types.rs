@@ -8,7 +8,7 @@
 
 use crate::status::{ppg_status, Status};
 use core::mem::size_of;
-use ppg_core::objective::{RankStart, MAX_LEVELS};
+use ppg_core::objective::{Browse, Level, RankStart, DEFAULT_PATIENCE, MAX_LEVELS};
 use ppg_core::{Gradient, PlConfig, SamplerMode, TrainConfig};
 
 /// Which optimiser an engine runs.
@@ -67,6 +67,14 @@ pub enum ppg_metric {
     DtrNdcgMix = 3,
     /// `EEL + mix_weight * (1 - NDCG@k)`.
     EelNdcgMix = 4,
+    /// Expected exposure as TREC Fair Ranking 2020 scored it: EE-L normalised per query
+    /// (0 is optimal) under the browsing model `browse` at `ee_level`. At group level the
+    /// query needs an item with utility > 0 (else `PPG_STATUS_INVALID_ARGUMENT`).
+    ExpectedExposure = 5,
+    /// `1 - AWRF x NDCG` as TREC Fair Ranking 2021 scored a ranking (0 is optimal): the
+    /// target averages the relevant items' group distribution with the uniform one over
+    /// the query's groups, so the query needs an item with utility > 0.
+    Awrf = 6,
 }
 
 impl ppg_metric {
@@ -77,6 +85,8 @@ impl ppg_metric {
             2 => Ok(ppg_metric::Ndcg),
             3 => Ok(ppg_metric::DtrNdcgMix),
             4 => Ok(ppg_metric::EelNdcgMix),
+            5 => Ok(ppg_metric::ExpectedExposure),
+            6 => Ok(ppg_metric::Awrf),
             _ => Err(ppg_status::InvalidArgument),
         }
     }
@@ -91,6 +101,29 @@ pub enum ppg_rank_start {
     /// `r = 1, 2, ...`: the top position gets `1 / log2(3)`, as in the paper's reference
     /// code; use it to compare with the published numbers.
     One = 1,
+}
+
+/// The browsing model of `PPG_METRIC_EXPECTED_EXPOSURE`: the exposure of 0-based
+/// position `i`.
+#[repr(u32)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ppg_browse {
+    /// The cascade (the evaluator's `gerr`): `(patience * (1 - cascade_utility))^i`.
+    Cascade = 0,
+    /// Rank-biased precision: `patience^i`.
+    Rbp = 1,
+    /// The paper's log discount `1 / log2(r + 2)`, `r` counted from `rank_start`.
+    Log = 2,
+}
+
+/// Whether `PPG_METRIC_EXPECTED_EXPOSURE` compares groups or items.
+#[repr(u32)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ppg_ee_level {
+    /// Groups, over their items with utility > 0 (TREC 2020's setting).
+    Group = 0,
+    /// Individual items.
+    Item = 1,
 }
 
 /// One item of a query. Items are passed in ranked order (the input ranking).
@@ -187,6 +220,15 @@ pub struct ppg_objective_config {
     /// A `ppg_rank_start` value for the fairness exposure (NDCG always discounts from
     /// rank 0). Default `PPG_RANK_START_ONE` (the reference).
     pub rank_start: u32,
+    /// A `ppg_browse` value. Default `PPG_BROWSE_CASCADE`, the evaluator's. This field
+    /// and the three after it are read for `PPG_METRIC_EXPECTED_EXPOSURE` only.
+    pub browse: u32,
+    /// Patience of the cascade and RBP, in (0, 1]. Default 0.5.
+    pub patience: f64,
+    /// The cascade's stop probability after a judged item, in [0, 1]. Default 0.5.
+    pub cascade_utility: f64,
+    /// A `ppg_ee_level` value. Default `PPG_EE_LEVEL_GROUP`.
+    pub ee_level: u32,
 }
 
 /// What a training run did. Prepare it with `ppg_train_report_default` before passing
@@ -361,6 +403,8 @@ pub(crate) struct ObjectiveSpec {
     pub k: usize,
     pub mix_weight: f64,
     pub rank_start: RankStart,
+    pub browse: Browse,
+    pub ee_level: Level,
 }
 
 impl ppg_objective_config {
@@ -374,6 +418,10 @@ impl ppg_objective_config {
             ndcg_k: 10,
             mix_weight: 0.0,
             rank_start: ppg_rank_start::One as u32,
+            browse: ppg_browse::Cascade as u32,
+            patience: DEFAULT_PATIENCE,
+            cascade_utility: DEFAULT_PATIENCE,
+            ee_level: ppg_ee_level::Group as u32,
         }
     }
 
@@ -389,12 +437,43 @@ impl ppg_objective_config {
         if !levels_ok || !weight_ok || self.ndcg_k == 0 {
             return Err(ppg_status::InvalidArgument);
         }
+        // Read only for the metric that uses them: a caller that zeroes the struct and
+        // sets an older metric's fields keeps working.
+        let (browse, ee_level) = if metric == ppg_metric::ExpectedExposure {
+            self.browsing(rank_start)?
+        } else {
+            (Browse::OFFICIAL, Level::Group)
+        };
         Ok(ObjectiveSpec {
             metric,
             levels: self.eel_levels,
             k: self.ndcg_k,
             mix_weight: self.mix_weight,
             rank_start,
+            browse,
+            ee_level,
         })
+    }
+
+    /// The browsing model and level of `PPG_METRIC_EXPECTED_EXPOSURE`, checked.
+    fn browsing(&self, rank_start: RankStart) -> Status<(Browse, Level)> {
+        let browse = match self.browse {
+            0 => Browse::Cascade {
+                patience: self.patience,
+                utility: self.cascade_utility,
+            },
+            1 => Browse::Rbp {
+                patience: self.patience,
+            },
+            2 => Browse::Log(rank_start),
+            _ => return Err(ppg_status::InvalidArgument),
+        };
+        let browse = browse.checked().map_err(|_| ppg_status::InvalidArgument)?;
+        let level = match self.ee_level {
+            0 => Level::Group,
+            1 => Level::Item,
+            _ => return Err(ppg_status::InvalidArgument),
+        };
+        Ok((browse, level))
     }
 }

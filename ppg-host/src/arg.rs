@@ -10,4 +10,6 @@ use clap::ValueEnum;
 pub enum FairnessArg {
     Eel,
     Dtr,
+    Ee,
+    Awrf,
 }

@@ -1,7 +1,9 @@
 //! The costs the optimisers minimise (the core's, `ppg_core::recipe::cost`), the tables
 //! they read, and the metrics the evaluation reports.
 
-use ppg_core::objective::{exposure, Dtr, Eel, Ndcg, RankStart};
+use ppg_core::objective::{
+    exposure, Awrf, Browse, Dtr, Eel, ExpectedExposure, Level, Measure, Ndcg, RankStart,
+};
 
 pub use ppg_core::recipe::{Cost, CostSpec, Metric};
 
@@ -14,6 +16,19 @@ pub fn max_groups(metric: Metric) -> (usize, &'static str) {
             ppg_core::objective::MAX_GROUPS,
             "EEL takes at most 16 groups",
         ),
+        Metric::Ee | Metric::Awrf => (
+            ppg_core::objective::MAX_GROUPS,
+            "expected exposure and AWRF take at most 16 groups",
+        ),
+    }
+}
+
+/// The scratch [`Cost::new`] needs for a list of `n` items under `spec` (empty but for
+/// expected exposure).
+pub fn scratch(spec: &CostSpec, n: usize) -> Vec<f64> {
+    match spec.metric {
+        Metric::Ee => vec![0.0; ppg_core::recipe::cost::SCRATCH_PER_ITEM * n],
+        Metric::Dtr | Metric::Eel | Metric::Awrf => Vec::new(),
     }
 }
 
@@ -67,6 +82,8 @@ pub struct Tables {
     pub exposure: Vec<f64>,
     /// Discount of each rank, for NDCG.
     pub discount: Vec<f64>,
+    /// Attention of each rank, for AWRF (`1 / log2(max(r, 2))`, r from 1).
+    pub attention: Vec<f64>,
 }
 
 impl Tables {
@@ -76,9 +93,11 @@ impl Tables {
         let mut t = Tables {
             exposure: vec![0.0; len],
             discount: vec![0.0; len],
+            attention: vec![0.0; len],
         };
         exposure::fill(start, &mut t.exposure);
         exposure::fill(RankStart::Zero, &mut t.discount);
+        Awrf::discount(&mut t.attention);
         t
     }
 
@@ -87,12 +106,14 @@ impl Tables {
         ppg_core::recipe::Tables {
             exposure: &self.exposure,
             discount: &self.discount,
+            attention: &self.attention,
         }
     }
 }
 
 /// The protocol's evaluation of one query's output: fairness with the true labels (EEL
-/// with 2 levels) and NDCG@10 averaged over sessions.
+/// with 2 levels; expected exposure in the official settings; AWRF x NDCG) and NDCG@10
+/// averaged over sessions.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Eval {
     /// The fairness metric (DTR as the ratio).
@@ -116,6 +137,20 @@ pub fn evaluate(
     let fairness = match metric {
         Metric::Dtr => Dtr::new(label, group, &tables.exposure)?.ratio(ranking, sessions),
         Metric::Eel => Eel::new(label, group, 2, &tables.exposure)?.value(ranking, sessions),
+        Metric::Ee => ExpectedExposure::new(
+            label,
+            group,
+            Browse::OFFICIAL,
+            Level::Group,
+            Measure::Loss,
+            true,
+            vec![0.0; ExpectedExposure::SCRATCH_PER_ITEM * label.len()],
+        )?
+        .report(ranking, sessions)
+        .map_or(f64::NAN, |r| r.normalised.loss),
+        Metric::Awrf => ppg_core::recipe::cost::awrf(label, group, &tables.attention)?
+            .report(ranking, sessions)
+            .map_or(f64::NAN, |r| r.product),
     };
     let ndcg = Ndcg::new(label, 10, &tables.discount)?.value(ranking, sessions);
     Ok(Eval { fairness, ndcg })

@@ -82,6 +82,7 @@ pub fn rerank(
 ) -> Result<Reranked, ppg_core::Error> {
     let n = score.len();
     let (mut order, mut utility_s, mut group_s) = (vec![0; n], vec![0.0; n], vec![0; n]);
+    let mut scratch = crate::cost::scratch(spec, n);
     let mut rankings = vec![0; n * sessions];
     let query = Query {
         score,
@@ -94,6 +95,7 @@ pub fn rerank(
         order: &mut order,
         utility: &mut utility_s,
         group: &mut group_s,
+        scratch: &mut scratch,
     };
     let outcome = engine.rerank_until(
         &query,
@@ -139,7 +141,9 @@ pub fn exact(
     let utility_s = optimise::permute(utility, &order);
     let group_s = optimise::permute(group, &order);
     let view = tables.view();
-    let mut cost = Cost::new(spec, &utility_s, &group_s, &view).map_err(|e| e.to_string())?;
+    let mut scratch = crate::cost::scratch(spec, n);
+    let mut cost =
+        Cost::new(spec, &utility_s, &group_s, &view, &mut scratch).map_err(|e| e.to_string())?;
     let input: Vec<u16> = (0..sessions).flat_map(|_| 0..n as u16).collect();
     let before = cost.cost(&input, sessions);
     if !spec.meaningful(utility, group) {

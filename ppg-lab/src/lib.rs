@@ -13,7 +13,9 @@
 //! - The baselines: [`foe`] is Fairness of Exposure (Singh & Joachims, KDD 2018) in its
 //!   hard and soft variants, the DTR baseline of the paper's Tables 1 and 2; the exact
 //!   optimum of DTR and EEL over S deterministic rankings, the floor under every row of
-//!   the tables, is the core's (`ppg_core::objective::bound`). `methods` names each row
+//!   the tables, is the core's (`ppg_core::objective::bound`), and [`bound_groups`] the
+//!   least DTR over more than two groups (exact by enumeration where tractable, a
+//!   certified lower bound where not), which no row uses yet. `methods` names each row
 //!   of the tables (PPG and PL through `ppg_host::optimise`, FOE, the bound, baselines)
 //!   and how it turns a query into rankings; `floor` checks that no row is below the
 //!   bound.
@@ -23,7 +25,7 @@
 //!   session sweep as SVG.
 //! - Commands: `single` runs the grid on one data set and prints it; `report` runs
 //!   everything and writes `results.md` and the figures (`ppg_host::output`, whole or not
-//!   at all).
+//!   at all), with `report_trec`'s section on the TREC Fair Ranking measures.
 //!
 //! Data flow: protocol file -> `data` -> `reproduce` (per cell, tasks into `methods` ->
 //! `ppg_host::optimise` -> `ppg_host::cost`) -> `table` or `report`.
@@ -31,6 +33,7 @@
 #![deny(missing_docs)]
 
 mod args;
+pub mod bound_groups;
 mod builtin;
 mod data;
 mod floor;
@@ -39,6 +42,7 @@ mod methods;
 mod plot;
 mod published;
 mod report;
+mod report_trec;
 mod reproduce;
 mod single;
 mod table;

@@ -165,9 +165,15 @@ impl Method {
         }
     }
 
-    /// Whether the row has a value for `metric` (FOE is a DTR method).
+    /// Whether the row has a value for `metric` (FOE is a DTR method, evaluated under the
+    /// TREC measures too, whose rankings it does not depend on; the exact optimum covers
+    /// the protocol's two metrics).
     pub fn supports(&self, metric: Metric) -> bool {
-        !matches!(self.kind, Kind::Foe(_)) || metric == Metric::Dtr
+        match self.kind {
+            Kind::Foe(_) => metric != Metric::Eel,
+            Kind::Bound => matches!(metric, Metric::Dtr | Metric::Eel),
+            _ => true,
+        }
     }
 
     /// Whether the row involves no randomness (one run is all runs).
@@ -266,7 +272,9 @@ pub fn run(
             let utility_s = optimise::permute(utility, &order);
             let group_s = optimise::permute(&q.group, &order);
             let view = setup.tables.view();
-            let mut cost = Cost::new(&spec(setup.metric), &utility_s, &group_s, &view)
+            let spec = spec(setup.metric);
+            let mut scratch = ppg_host::cost::scratch(&spec, utility_s.len());
+            let mut cost = Cost::new(&spec, &utility_s, &group_s, &view, &mut scratch)
                 .map_err(engine_error)?;
             let recipe = Recipe {
                 train: TrainConfig {
@@ -300,7 +308,9 @@ pub fn run(
             let utility_s = optimise::permute(utility, &order);
             let group_s = optimise::permute(&q.group, &order);
             let view = setup.tables.view();
-            let mut cost = Cost::new(&spec(setup.metric), &utility_s, &group_s, &view)
+            let spec = spec(setup.metric);
+            let mut scratch = ppg_host::cost::scratch(&spec, utility_s.len());
+            let mut cost = Cost::new(&spec, &utility_s, &group_s, &view, &mut scratch)
                 .map_err(engine_error)?;
             // The logits start at the utility itself (label 0/1, grade 0..4): the policy
             // starts near the input ranking, as PPG's reference does.
@@ -396,6 +406,9 @@ pub fn bound(
                 _ => return Err("the bound compares exactly two groups".into()),
             }
         }
+        Metric::Ee | Metric::Awrf => {
+            return Err(format!("no exact optimum of {} here", metric.name()))
+        }
     };
     let group0 = q.group.iter().filter(|&&g| g == 0).count();
     let (mut prefix, mut walk, mut best) = (vec![0.0; n + 1], vec![0; n], vec![0; n]);
@@ -434,9 +447,5 @@ pub fn bound(
 
 /// The optimisers' cost for `metric`: the protocol's EEL has 5 levels when optimising.
 fn spec(metric: Metric) -> CostSpec {
-    CostSpec {
-        metric,
-        levels: OPTIMISE_LEVELS,
-        ndcg: None,
-    }
+    CostSpec::new(metric, OPTIMISE_LEVELS, None)
 }

@@ -18,6 +18,8 @@ impl Row {
         match metric {
             Metric::Dtr => (self.dtr, self.ndcg_dtr),
             Metric::Eel => (self.eel, self.ndcg_eel),
+            // The paper published neither.
+            Metric::Ee | Metric::Awrf => (None, None),
         }
     }
 }

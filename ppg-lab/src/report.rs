@@ -14,6 +14,7 @@ use crate::data::read_protocol;
 use crate::methods::{default_methods, Method, PAPER_METHODS};
 use crate::plot::{self, Line, Panel};
 use crate::published::{deterministic, published, reference_run};
+use crate::report_trec;
 use crate::reproduce::{grid, parse_methods, reference_lr, Cell, Experiment};
 use crate::table::{find, fixed};
 use ppg_host::cost::Metric;
@@ -53,6 +54,9 @@ struct Section {
     queries: usize,
     valid: [usize; 2],
     cells: Vec<Cell>,
+    /// The TREC Fair Ranking measures' cells, and their valid queries.
+    trec: Vec<Cell>,
+    trec_valid: [usize; 2],
     sweep: Vec<Cell>,
     wall: f64,
     cpu: Option<f64>,
@@ -103,6 +107,16 @@ pub fn run(args: &ReproduceArgs) -> Result<()> {
         let wall = started.elapsed().as_secs_f64();
         let cpu = cpu_start.and_then(|a| cpu_seconds().map(|b| b - a));
         eprintln!("{title}: tables took {wall:.1} s");
+        eprintln!("{title}: the TREC Fair Ranking measures...");
+        let trec_methods = parse_methods(&report_trec::METHODS.map(String::from))?;
+        let trec = grid(
+            &exp,
+            &trec_methods,
+            &UTILITIES,
+            &report_trec::METRICS,
+            args.sessions,
+            args.runs,
+        )?;
         let started = Instant::now();
         let mut sweep = Vec::new();
         for &s in &args.sweep {
@@ -126,6 +140,8 @@ pub fn run(args: &ReproduceArgs) -> Result<()> {
             queries: exp.queries.len(),
             valid: [exp.valid(Metric::Dtr).len(), exp.valid(Metric::Eel).len()],
             cells,
+            trec,
+            trec_valid: report_trec::METRICS.map(|m| exp.valid(m).len()),
             sweep,
             wall,
             cpu,
@@ -295,6 +311,15 @@ fn markdown(args: &ReproduceArgs, methods: &[Method], sections: &[Section]) -> S
         }
         deterministic_section(w, s);
     }
+    let trec: Vec<report_trec::Data> = sections
+        .iter()
+        .map(|s| report_trec::Data {
+            title: s.title,
+            cells: &s.trec,
+            valid: s.trec_valid,
+        })
+        .collect();
+    report_trec::write(w, args.sessions, args.runs, &trec);
     let _ = writeln!(w, "## Session sweep\n");
     let _ = writeln!(
         w,

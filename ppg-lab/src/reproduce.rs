@@ -296,6 +296,8 @@ pub fn metric_of(arg: FairnessArg) -> Metric {
     match arg {
         FairnessArg::Dtr => Metric::Dtr,
         FairnessArg::Eel => Metric::Eel,
+        FairnessArg::Ee => Metric::Ee,
+        FairnessArg::Awrf => Metric::Awrf,
     }
 }
 

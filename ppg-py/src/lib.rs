@@ -8,7 +8,8 @@
 //!   CLI's `CostSpec` and `PpgRecipe`;
 //! - [`list`]: one list, with a built-in metric or a Python callable as the objective;
 //! - [`frame`]: many queries at once, in parallel without the GIL;
-//! - [`metrics`]: the protocol's EEL, DTR and NDCG of given rankings;
+//! - [`metrics`]: the protocol's EEL, DTR and NDCG of given rankings, expected exposure
+//!   and AWRF;
 //! - [`engine`]: the engine itself, for callers that score rankings themselves;
 //! - [`qid_seed`]: the seed rule that does not depend on a query's position;
 //! - [`rules`]: the command line's input rules (ids, utilities, group counts) for the
@@ -42,6 +43,8 @@ fn _ppg(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(metrics::eel, m)?)?;
     m.add_function(wrap_pyfunction!(metrics::dtr, m)?)?;
     m.add_function(wrap_pyfunction!(metrics::ndcg, m)?)?;
+    m.add_function(wrap_pyfunction!(metrics::expected_exposure, m)?)?;
+    m.add_function(wrap_pyfunction!(metrics::awrf, m)?)?;
     m.add_function(wrap_pyfunction!(metrics::many, m)?)?;
     m.add_function(wrap_pyfunction!(rules::check_options, m)?)?;
     m.add_function(wrap_pyfunction!(rules::utility_refusal, m)?)?;

@@ -84,7 +84,8 @@ pub fn rerank_list<'py>(
             let list = List::new(score, group, forbid, sessions)?;
             let utility_s = optimise::permute(utility, &list.order);
             let view = tables.view();
-            let cost = Cost::new(spec, &utility_s, &list.group, &view)
+            let mut scratch = ppg_host::cost::scratch(spec, utility_s.len());
+            let cost = Cost::new(spec, &utility_s, &list.group, &view, &mut scratch)
                 .map_err(|e| refused("utility or groups", e))?;
             let meaningful = spec.meaningful(utility, group);
             polling(py, |stop| {

@@ -1,8 +1,11 @@
 //! `ppg.metrics`: the protocol's EEL, DTR and NDCG of given rankings, computed by the
-//! objectives `ppg_host::cost::evaluate` uses; [`many`] scores every query of a frame.
+//! objectives `ppg_host::cost::evaluate` uses; [`many`] scores every query of a frame; and
+//! the TREC Fair Ranking measures (expected exposure, AWRF).
 
 use numpy::{PyArray1, PyReadonlyArray1};
-use ppg_core::objective::{Dtr, Eel, Ndcg};
+use ppg_core::objective::{
+    Awrf, AwrfCost, AwrfTarget, Browse, Dtr, Eel, ExpectedExposure, Level, Measure, Ndcg,
+};
 use ppg_host::cost::Tables;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -69,6 +72,106 @@ pub fn ndcg(
     let t = tables(utility.len(), "one")?;
     let ndcg = Ndcg::new(utility, k, &t.discount).map_err(|e| refused("utility or k", e))?;
     Ok(ndcg.value(ranking, sessions))
+}
+
+/// Expected exposure (EE-L, EE-D, EE-R raw, then normalised) under the browsing model
+/// `browse` ("cascade", "rbp" or "log"), at `level` ("group" or "item").
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+pub fn expected_exposure(
+    ranking: PyReadonlyArray1<'_, u16>,
+    sessions: usize,
+    utility: PyReadonlyArray1<'_, f64>,
+    group: PyReadonlyArray1<'_, u8>,
+    browse: &str,
+    patience: f64,
+    cascade_utility: f64,
+    level: &str,
+    rank_start: &str,
+) -> PyResult<[f64; 6]> {
+    let (ranking, utility) = slices(&ranking, &utility)?;
+    let model = match browse {
+        "cascade" => Browse::Cascade {
+            patience,
+            utility: cascade_utility,
+        },
+        "rbp" => Browse::Rbp { patience },
+        "log" => Browse::Log(Options::rank_start_named(rank_start)?),
+        other => {
+            return Err(PyValueError::new_err(format!(
+                "browse: {other:?} is none of \"cascade\", \"rbp\", \"log\""
+            )))
+        }
+    };
+    let model = model
+        .checked()
+        .map_err(|e| refused("patience or cascade_utility", e))?;
+    let level = match level {
+        "group" => Level::Group,
+        "item" => Level::Item,
+        other => {
+            return Err(PyValueError::new_err(format!(
+                "level: {other:?} is neither \"group\" nor \"item\""
+            )))
+        }
+    };
+    let scratch = vec![0.0; ExpectedExposure::SCRATCH_PER_ITEM * utility.len()];
+    let mut ee = ExpectedExposure::new(
+        utility,
+        group.as_slice()?,
+        model,
+        level,
+        Measure::Loss,
+        true,
+        scratch,
+    )
+    .map_err(|e| refused("utility or groups", e))?;
+    let r = ee
+        .report(ranking, sessions)
+        .ok_or_else(|| PyValueError::new_err("ranking: not sessions x n item ids"))?;
+    Ok([
+        r.raw.loss,
+        r.raw.disparity,
+        r.raw.relevance,
+        r.normalised.loss,
+        r.normalised.disparity,
+        r.normalised.relevance,
+    ])
+}
+
+/// AWRF, NDCG and their product averaged over sessions; the target given, or TREC 2021's
+/// from `population`.
+#[pyfunction]
+pub fn awrf(
+    ranking: PyReadonlyArray1<'_, u16>,
+    sessions: usize,
+    utility: PyReadonlyArray1<'_, f64>,
+    group: PyReadonlyArray1<'_, u8>,
+    distribution: PyReadonlyArray1<'_, f64>,
+    trec: bool,
+) -> PyResult<[f64; 3]> {
+    let (ranking, utility) = slices(&ranking, &utility)?;
+    let distribution = distribution.as_slice()?;
+    let target = if trec {
+        AwrfTarget::Trec {
+            population: distribution,
+        }
+    } else {
+        AwrfTarget::Given(distribution)
+    };
+    let t = tables(utility.len(), "one")?;
+    let awrf = Awrf::new(
+        utility,
+        group.as_slice()?,
+        target,
+        &t.attention,
+        AwrfCost::Product,
+    )
+    .map_err(|e| refused("utility, groups or target", e))?;
+    let r = awrf
+        .report(ranking, sessions)
+        .ok_or_else(|| PyValueError::new_err("ranking: not sessions x n item ids"))?;
+    Ok([r.awrf, r.ndcg, r.product])
 }
 
 /// The metric named `metric` ("eel", "dtr" or "ndcg") of every query of a frame: query `q`

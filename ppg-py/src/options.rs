@@ -87,11 +87,7 @@ impl Options {
                 ))
             }
         };
-        Ok(Some(CostSpec {
-            metric,
-            levels: self.levels,
-            ndcg,
-        }))
+        Ok(Some(CostSpec::new(metric, self.levels, ndcg)))
     }
 
     /// Where the exposure's rank count starts.

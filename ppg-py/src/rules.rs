@@ -36,11 +36,11 @@ pub fn utility_refusal(
     ndcg: bool,
     utility: PyReadonlyArray1<'_, f64>,
 ) -> PyResult<Option<(usize, String)>> {
-    let spec = CostSpec {
-        metric: crate::options::fairness(fairness, "metric")?,
-        levels: 1,
-        ndcg: ndcg.then_some((1.0, 1)),
-    };
+    let spec = CostSpec::new(
+        crate::options::fairness(fairness, "metric")?,
+        1,
+        ndcg.then_some((1.0, 1)),
+    );
     Ok(ppg_host::cost::check_utility(&spec, utility.as_slice()?)
         .err()
         .map(|(i, why)| (i, why.to_string())))

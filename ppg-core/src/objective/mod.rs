@@ -5,18 +5,26 @@
 //! is the exact optimum of the two-group metrics, which they give as their lower bound
 //! ([`Objective::lower_bound`]).
 
+mod awrf;
 pub mod bound;
+mod browse;
 mod dtr;
+mod dtr_groups;
 mod eel;
+mod expected_exposure;
 pub mod exposure;
 mod mix;
 mod ndcg;
 mod real;
 mod stoppable;
 
+pub use awrf::{Awrf, AwrfCost, AwrfReport, AwrfTarget};
 pub use bound::LowerBound;
+pub use browse::{Browse, DEFAULT_PATIENCE};
 pub use dtr::Dtr;
+pub use dtr_groups::DtrGroups;
 pub use eel::{Eel, MAX_LEVELS};
+pub use expected_exposure::{EeReport, EeValues, ExpectedExposure, Level, Measure};
 pub use exposure::{ExposureTable, RankStart};
 pub use mix::Mix;
 pub use ndcg::Ndcg;

@@ -1,16 +1,27 @@
 //! The costs a re-ranking minimises, built from the metrics of [`crate::objective`] by name:
-//! the fairness metric of the protocol, optionally mixed with an NDCG term.
+//! the fairness metric of the protocol (or TREC Fair Ranking's), optionally mixed with an
+//! NDCG term.
 
-use crate::objective::{Dtr, Eel, LowerBound, Mix, Ndcg};
+use crate::objective::{
+    Awrf, AwrfCost, AwrfTarget, Browse, Dtr, Eel, ExpectedExposure, Level, LowerBound, Measure,
+    Mix, Ndcg, MAX_GROUPS,
+};
 use crate::{Error, Objective};
 
-/// A fairness metric of the paper.
+/// A fairness metric: the paper's two and TREC Fair Ranking's.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Metric {
     /// Disparity of treatment ratio (reported as the ratio, optimised as ratio - 1).
     Dtr,
     /// Expected exposure loss.
     Eel,
+    /// Expected exposure as TREC Fair Ranking 2020 scored it: EE-L normalised per query,
+    /// under a browsing model (official: group level, cascade, patience 0.5).
+    Ee,
+    /// AWRF x NDCG as TREC Fair Ranking 2021 scored a ranking (the target: the relevant
+    /// items' group distribution averaged with the uniform one over groups `0..=max id`);
+    /// reported as the score, optimised as 1 - score.
+    Awrf,
 }
 
 impl Metric {
@@ -19,6 +30,8 @@ impl Metric {
         match self {
             Metric::Dtr => "dtr",
             Metric::Eel => "eel",
+            Metric::Ee => "ee",
+            Metric::Awrf => "awrf",
         }
     }
 
@@ -28,6 +41,8 @@ impl Metric {
         match self {
             Metric::Dtr => Dtr::valid(utility, group),
             Metric::Eel => Eel::valid(group),
+            Metric::Ee => ExpectedExposure::valid(utility, Level::Group),
+            Metric::Awrf => utility.iter().any(|&y| y > 0.0),
         }
     }
 }
@@ -41,9 +56,25 @@ pub struct CostSpec {
     pub levels: u32,
     /// `(weight, k)` of an NDCG@k term.
     pub ndcg: Option<(f64, usize)>,
+    /// The browsing model of [`Metric::Ee`] ([`Browse::OFFICIAL`]: the cascade, 0.5).
+    pub browse: Browse,
+    /// The level of [`Metric::Ee`] ([`Level::Group`] officially).
+    pub level: Level,
 }
 
 impl CostSpec {
+    /// `metric` with EEL's `levels` and an optional `(weight, k)` NDCG@k term; expected
+    /// exposure in the official settings (change `browse` and `level` after).
+    pub fn new(metric: Metric, levels: u32, ndcg: Option<(f64, usize)>) -> Self {
+        CostSpec {
+            metric,
+            levels,
+            ndcg,
+            browse: Browse::OFFICIAL,
+            level: Level::Group,
+        }
+    }
+
     /// Whether the cost has anything to optimise for a query with `utility` and `group`
     /// per item: an NDCG term always does; a fairness metric alone only where it means
     /// something ([`Metric::valid`]).
@@ -52,18 +83,64 @@ impl CostSpec {
     }
 }
 
-/// The exposure of each rank (for DTR and EEL) and the discount of each rank (for NDCG),
-/// at least as long as the list.
+/// The exposure of each rank (for DTR and EEL), the discount of each rank (for NDCG) and
+/// the attention of each rank (for AWRF), at least as long as the list.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Tables<'t> {
     /// Exposure of each rank, for DTR and EEL (see [`crate::objective::exposure`]).
     pub exposure: &'t [f64],
     /// Discount of each rank, for NDCG (from rank 0).
     pub discount: &'t [f64],
+    /// Attention of each rank, for AWRF ([`Awrf::discount`]).
+    pub attention: &'t [f64],
+}
+
+/// Scratch values per item [`Cost::new`] needs for [`Metric::Ee`] (none for the others).
+pub const SCRATCH_PER_ITEM: usize = ExpectedExposure::SCRATCH_PER_ITEM;
+
+/// AWRF's background population: uniform over the groups `0..=max id` (the protocol's
+/// two); TREC 2021 used the world's population by region, which these groups have none of.
+const AWRF_POPULATION: [f64; MAX_GROUPS] = [1.0; MAX_GROUPS];
+
+/// The official expected exposure (normalised EE-L) of `utility`'s list in `scratch`.
+fn expected_exposure<'a>(
+    spec: &CostSpec,
+    utility: &'a [f64],
+    group: &'a [u8],
+    scratch: &'a mut [f64],
+) -> Result<ExpectedExposure<'a>, Error> {
+    ExpectedExposure::new(
+        utility,
+        group,
+        spec.browse,
+        spec.level,
+        Measure::Loss,
+        true,
+        scratch,
+    )
+}
+
+/// AWRF x NDCG of `utility`'s list with TREC 2021's target over the groups `0..=max id`
+/// ([`Metric::Awrf`]), `attention` as [`Awrf::discount`] fills it.
+///
+/// # Errors
+/// As [`Awrf::new`]: no relevant item, a group id of [`MAX_GROUPS`] or more, ...
+pub fn awrf<'a>(
+    utility: &'a [f64],
+    group: &'a [u8],
+    attention: &'a [f64],
+) -> Result<Awrf<'a>, Error> {
+    let groups = group.iter().max().map_or(1, |&g| usize::from(g) + 1);
+    let population = AWRF_POPULATION.get(..groups).ok_or(Error::Capacity {
+        requested: groups,
+        capacity: MAX_GROUPS,
+    })?;
+    let target = AwrfTarget::Trec { population };
+    Awrf::new(utility, group, target, attention, AwrfCost::Product)
 }
 
 /// A built cost, borrowing the query's arrays.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug)]
 pub enum Cost<'a> {
     /// DTR alone.
     Dtr(Dtr<'a>),
@@ -73,19 +150,31 @@ pub enum Cost<'a> {
     DtrNdcg(Mix<Dtr<'a>, Ndcg<'a>>),
     /// EEL plus an NDCG term.
     EelNdcg(Mix<Eel<'a>, Ndcg<'a>>),
+    /// Expected exposure, normalised EE-L.
+    Ee(ExpectedExposure<'a>),
+    /// Expected exposure plus an NDCG term.
+    EeNdcg(Mix<ExpectedExposure<'a>, Ndcg<'a>>),
+    /// 1 - AWRF x NDCG.
+    Awrf(Awrf<'a>),
+    /// 1 - AWRF x NDCG plus an NDCG@k term.
+    AwrfNdcg(Mix<Awrf<'a>, Ndcg<'a>>),
 }
 
 impl<'a> Cost<'a> {
-    /// The cost of a list with `utility` and `group` per item.
+    /// The cost of a list with `utility` and `group` per item; expected exposure keeps
+    /// its values in `scratch` ([`SCRATCH_PER_ITEM`] per item; the other metrics take an
+    /// empty one).
     ///
     /// # Errors
     /// The metrics' refusal (negative utility for DTR or NDCG, more groups than the
-    /// metric takes, tables shorter than the list, ...).
+    /// metric takes, tables or scratch shorter than the list, no relevant item for
+    /// expected exposure or AWRF, ...).
     pub fn new(
         spec: &CostSpec,
         utility: &'a [f64],
         group: &'a [u8],
         tables: &Tables<'a>,
+        scratch: &'a mut [f64],
     ) -> Result<Self, Error> {
         let ndcg = |k: usize| Ndcg::new(utility, k, tables.discount);
         Ok(match (spec.metric, spec.ndcg) {
@@ -103,6 +192,18 @@ impl<'a> Cost<'a> {
                 ndcg(k)?,
                 w,
             )?),
+            (Metric::Ee, None) => Cost::Ee(expected_exposure(spec, utility, group, scratch)?),
+            (Metric::Ee, Some((w, k))) => Cost::EeNdcg(Mix::new(
+                expected_exposure(spec, utility, group, scratch)?,
+                ndcg(k)?,
+                w,
+            )?),
+            (Metric::Awrf, None) => Cost::Awrf(awrf(utility, group, tables.attention)?),
+            (Metric::Awrf, Some((w, k))) => Cost::AwrfNdcg(Mix::new(
+                awrf(utility, group, tables.attention)?,
+                ndcg(k)?,
+                w,
+            )?),
         })
     }
 }
@@ -114,15 +215,24 @@ impl Objective for Cost<'_> {
             Cost::Eel(c) => c.cost(ranking, sessions),
             Cost::DtrNdcg(c) => c.cost(ranking, sessions),
             Cost::EelNdcg(c) => c.cost(ranking, sessions),
+            Cost::Ee(c) => c.cost(ranking, sessions),
+            Cost::EeNdcg(c) => c.cost(ranking, sessions),
+            Cost::Awrf(c) => c.cost(ranking, sessions),
+            Cost::AwrfNdcg(c) => c.cost(ranking, sessions),
         }
     }
 
-    /// DTR's and EEL's exact optimum; a mix gives none.
+    /// DTR's and EEL's exact optimum; a mix, expected exposure and AWRF give none.
     fn lower_bound(&self, sessions: usize, work: &mut [f64]) -> Option<LowerBound> {
         match self {
             Cost::Dtr(c) => c.lower_bound(sessions, work),
             Cost::Eel(c) => c.lower_bound(sessions, work),
-            Cost::DtrNdcg(_) | Cost::EelNdcg(_) => None,
+            Cost::DtrNdcg(_)
+            | Cost::EelNdcg(_)
+            | Cost::Ee(_)
+            | Cost::EeNdcg(_)
+            | Cost::Awrf(_)
+            | Cost::AwrfNdcg(_) => None,
         }
     }
 }

@@ -101,7 +101,7 @@ pub struct Query<'q> {
 }
 
 /// The memory [`Ppg::rerank`] borrows besides the engine's: the query in its starting
-/// order. Each slice at least as long as the query.
+/// order, each slice at least as long as the query, and the cost's scratch.
 pub struct Workspace<'w> {
     /// `order[k]`: the row at starting position `k`.
     pub order: &'w mut [u16],
@@ -109,6 +109,9 @@ pub struct Workspace<'w> {
     pub utility: &'w mut [f64],
     /// The group in starting order.
     pub group: &'w mut [u8],
+    /// The cost's own values: [`cost::SCRATCH_PER_ITEM`] per item for [`Metric::Ee`],
+    /// nothing (an empty slice will do) for the other metrics.
+    pub scratch: &'w mut [f64],
 }
 
 /// What [`Ppg::rerank`] did to one query.
@@ -181,7 +184,9 @@ impl Ppg<'_> {
     ///   query's arrays differ in length, `work`'s are shorter, `out` is not
     ///   `items * sessions` long, or the tables are shorter than the query.
     /// - [`Error::Capacity`] beyond the engine's layout, [`Error::InvalidConfig`] for a bad
-    ///   recipe, and the metrics' refusals of the utility or groups (see [`Cost::new`]).
+    ///   recipe, and the metrics' refusals of the utility or groups (see [`Cost::new`]; for
+    ///   expected exposure and AWRF, a query without a relevant item, or `work.scratch`
+    ///   shorter than [`cost::SCRATCH_PER_ITEM`] per item for expected exposure).
     /// - [`Error::NotFinite`] when a cost is NaN or infinite; no certificate is given.
     ///
     /// On error `out` is unspecified; the engine is left as after [`Ppg::start`] or as a
@@ -253,7 +258,7 @@ impl Ppg<'_> {
         }
         let (utility, group) = (&*utility, &*group);
         let mut cost = Stoppable {
-            inner: Cost::new(spec, utility, group, tables)?,
+            inner: Cost::new(spec, utility, group, tables, work.scratch)?,
             stop,
         };
         self.reseed(query.seed);

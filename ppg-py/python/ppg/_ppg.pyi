@@ -1,6 +1,6 @@
 """Types of the Rust extension; the public, checked API is in the package's modules."""
 
-from typing import Any, Callable, Optional, Tuple
+from typing import Any, Callable, List, Optional, Tuple
 
 import numpy as np
 
@@ -47,6 +47,20 @@ def utility_refusal(fairness: str, ndcg: bool, utility: np.ndarray) -> Optional[
 def id_refusal(column: str, ids: "list[str]") -> Optional[Tuple[int, str]]: ...
 def group_limit(metric: str, argument: str) -> Tuple[int, str]: ...
 def score_order(score: np.ndarray, offsets: np.ndarray) -> np.ndarray: ...
+def expected_exposure(
+    ranking: np.ndarray,
+    sessions: int,
+    utility: np.ndarray,
+    group: np.ndarray,
+    browse: str,
+    patience: float,
+    cascade_utility: float,
+    level: str,
+    rank_start: str,
+) -> List[float]: ...
+def awrf(
+    ranking: np.ndarray, sessions: int, utility: np.ndarray, group: np.ndarray, distribution: np.ndarray, trec: bool
+) -> List[float]: ...
 
 class Engine:
     def __init__(self, items: int, sessions: int = 1, batch: int = 16, seed: int = 0) -> None: ...
