@@ -9,7 +9,7 @@
  *           (qid session rank item);
  * and the suite checks that the CLI, given the first block, prints the second.
  *
- * The CLI's default recipe in C calls (ppg-cli/src/rerank.rs, rerank_query.rs,
+ * The CLI's default recipe in C calls (ppg-cli/src/rerank.rs, ppg-host/src/rerank_query.rs,
  * optimise.rs): the starting ranking by score, descending, ties later row first; the
  * score as utility (no label column); groups numbered in order of first appearance; the
  * query's seed derived from --seed and its index (ppg_query_seed, as ppg rerank's);

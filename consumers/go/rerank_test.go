@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// The seeds of `ppg rerank`: its own golden values (ppg-cli's seed.rs).
+// The seeds of `ppg rerank`: its own golden values (ppg-core's seed.rs).
 func TestQuerySeedIsTheCLIs(t *testing.T) {
 	if got := mix(0); got != 0xe220a8397b1dcdaf {
 		t.Fatalf("mix(0) = %#x", got)

@@ -1,4 +1,4 @@
-//! libFuzzer target over `ppg rerank`'s input reader, `ppg_cli::rerank_input::parse`: the
+//! libFuzzer target over `ppg rerank`'s input reader, `ppg_host::rerank_input::parse`: the
 //! input is a whole TSV file. Beyond "no panic", every outcome is checked against the
 //! module's rules (see `check_queries` and `check_error`), parsing is deterministic, and the
 //! two group limits the metrics use agree with each other. Ids round-trip byte for byte:
@@ -11,7 +11,7 @@
 use std::collections::HashSet;
 
 use libfuzzer_sys::fuzz_target;
-use ppg_cli::rerank_input::{parse, InputError, Query};
+use ppg_host::rerank_input::{parse, InputError, Query};
 
 /// DTR's limit (two groups) and EEL's (`ppg_core::objective::MAX_GROUPS`).
 const FEW: usize = 2;

@@ -4,7 +4,9 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-use crate::progress::ProgressArg;
+pub use ppg_host::arg::FairnessArg;
+use ppg_host::progress::ProgressArg;
+pub use ppg_lab::ReproduceArgs;
 
 /// Fair re-ranking by Probabilistic Permutation Graph (PPG) search.
 #[derive(Debug, Parser)]
@@ -45,15 +47,6 @@ pub enum RerankMethodArg {
     Ppg,
     /// The exact optimum's rankings (DTR or EEL alone, two groups; see METHODS in --help).
     Exact,
-}
-
-/// A fairness metric.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum FairnessArg {
-    Eel,
-    Dtr,
-    Ee,
-    Awrf,
 }
 
 /// The browsing model of --metric ee.
@@ -108,31 +101,6 @@ pub enum RankStartArg {
 pub enum UtilityArg {
     Label,
     Score,
-}
-
-/// Which column of the protocol's data the optimisers see as utility.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, ValueEnum)]
-pub enum DataUtility {
-    /// True relevance labels (the paper's Table 2).
-    Label,
-    /// The LTR model's grades (the paper's Table 1).
-    Ltr,
-}
-
-impl DataUtility {
-    pub fn name(self) -> &'static str {
-        match self {
-            DataUtility::Label => "label",
-            DataUtility::Ltr => "ltr",
-        }
-    }
-}
-
-/// How `reproduce` prints.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum Format {
-    Table,
-    Json,
 }
 
 const RERANK_HELP: &str = "\
@@ -341,7 +309,7 @@ pub struct RerankArgs {
     pub threads: usize,
     /// Memory budget of the process (e.g. 512M, 4G) [default: a quarter of physical
     /// memory or of the cgroup's limit, whichever is smaller; more is refused].
-    #[arg(long, value_parser = ppg_cli::budget::parse_size)]
+    #[arg(long, value_parser = ppg_host::budget::parse_size)]
     pub memory: Option<u64>,
     /// Progress on stderr.
     #[arg(long, value_enum, default_value_t = ProgressArg::Auto)]
@@ -349,102 +317,4 @@ pub struct RerankArgs {
     /// Print each query's cost before and after on stderr.
     #[arg(short, long)]
     pub verbose: bool,
-}
-
-const REPRODUCE_HELP: &str = "\
-DATA
-  --data FILE: tab-separated with header `qid group label ltr_grade` (the protocol's
-  TREC files). Without --data, a built-in data set generated in code (50 queries of
-  5-30 items, two groups, binary labels and correlated LTR grades; --data-seed).
-
-METHODS (rows)
-  ppg, ppg-intra    PPG without / with the intra-group constraint
-  pl                Plackett-Luce REINFORCE (logits = the utility; output = one
-                    draw of S sessions from the trained policy)
-  rand              uniform random permutation per session
-  ltr, ideal        the input ranking by ltr_grade / by label (deterministic)
-  foe-soft, foe-hard  FOE linear programme (DTR only; EEL prints -)
-  PPG variants compose suffixes: ppg[-intra][-exact][-corrected][-baseline][-scored]
-  [-grow][-held] (exact gradient, corrected sampler, batch-mean baseline, input scored
-  first, grown over sessions, intra-group order held for the first part of each run).
-
-PROTOCOL
-  Optimisation uses the chosen utility (EEL with 5 levels, exposure from r = 1);
-  evaluation the true labels (EEL 2 levels), NDCG@10 averaged over sessions then
-  queries, valid queries only (DTR: both groups with a nonzero label sum; EEL: both
-  groups present); everything averaged over --runs runs. PPG's learning rate is the
-  reference drivers' (0.4 with LTR grades, 0.01 with true labels) unless --lr is given. `seconds` is the wall-clock
-  time of a cell (all its runs, all threads).
-
---all
-  Runs TREC 2019 and 2020 from --data-dir (every method, both utilities and metrics,
-  --sessions) and the session sweep, and writes results.md and the figures into --out.";
-
-#[derive(Debug, Args)]
-#[command(after_long_help = REPRODUCE_HELP)]
-pub struct ReproduceArgs {
-    /// Protocol data file [default: the built-in data set].
-    #[arg(long)]
-    pub data: Option<PathBuf>,
-    /// Seed of the built-in data set.
-    #[arg(long, default_value_t = 2022)]
-    pub data_seed: u64,
-    /// Utilities the optimisers see.
-    #[arg(long, value_enum, value_delimiter = ',', default_value = "label,ltr")]
-    pub utility: Vec<DataUtility>,
-    /// Fairness metrics.
-    #[arg(long, value_enum, value_delimiter = ',', default_value = "dtr,eel")]
-    pub metric: Vec<FairnessArg>,
-    /// Sessions per query.
-    #[arg(long, default_value_t = 4)]
-    pub sessions: usize,
-    /// Methods (rows), comma-separated [default: all, see --help].
-    #[arg(long, value_delimiter = ',')]
-    pub method: Vec<String>,
-    /// Runs to average.
-    #[arg(long, default_value_t = 2)]
-    pub runs: usize,
-    /// Seed of every random choice.
-    #[arg(long, default_value_t = 0)]
-    pub seed: u64,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Table)]
-    pub format: Format,
-    /// PPG learning rate [default: as the reference drivers, 0.4 with LTR grades, 0.01
-    /// with true labels].
-    #[arg(long)]
-    pub lr: Option<f32>,
-    /// Epochs at most (PPG and PL).
-    #[arg(long, default_value_t = 50)]
-    pub epochs: u32,
-    /// PPG's initial pair weight.
-    #[arg(long, default_value_t = 0.5)]
-    pub initial_weight: f32,
-    /// PL's Adam learning rate [default: the reference drivers' rate, as for PPG: 0.4 with
-    /// LTR grades, 0.01 with true labels].
-    #[arg(long)]
-    pub pl_lr: Option<f32>,
-    /// Worker threads (0: one per core; more than the cores are capped to them).
-    #[arg(long, default_value_t = 0)]
-    pub threads: usize,
-    /// Run the full reproduction and write results.md and figures.
-    #[arg(long, conflicts_with_all = ["data", "format"])]
-    pub all: bool,
-    /// Folder of trec2019.tsv and trec2020.tsv for --all [default: $PPG_DATA_DIR, else ../shared/data].
-    #[arg(long, requires = "all")]
-    pub data_dir: Option<PathBuf>,
-    /// Folder --all writes into.
-    #[arg(long, default_value = "docs", requires = "all")]
-    pub out: PathBuf,
-    /// Session counts of the sweep in --all.
-    #[arg(
-        long,
-        value_delimiter = ',',
-        default_value = "1,2,4,8,16,32",
-        requires = "all"
-    )]
-    pub sweep: Vec<usize>,
-    /// Runs per point of the sweep in --all.
-    #[arg(long, default_value_t = 1, requires = "all")]
-    pub sweep_runs: usize,
 }

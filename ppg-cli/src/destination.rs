@@ -12,7 +12,7 @@
 //!   stdin and stdout (`ppg rerank y.tsv >> y.tsv`, `ppg rerank - -o x.tsv < x.tsv`);
 //! - a closed stdout is refused rather than written to nowhere.
 //!
-//! [`AtomicFile`]: crate::output::AtomicFile
+//! [`AtomicFile`]: ppg_host::output::AtomicFile
 
 use std::fs::{File, Metadata};
 use std::io;
@@ -22,8 +22,12 @@ use std::path::{Path, PathBuf};
 
 use rustix::fs::{access, fcntl_getfl, Access, OFlags};
 
-use crate::error::{CliError, Result};
-use crate::streams::is_std;
+use ppg_host::error::{CliError, Result};
+
+/// Whether `path` names a standard stream (`-`: stdin as the input, stdout as `-o`).
+pub fn is_std(path: &Path) -> bool {
+    path.as_os_str() == "-"
+}
 
 /// Where the output goes.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -1,39 +1,35 @@
-//! `ppg rerank`, streamed: a reader thread reads queries into batches of a bounded
-//! window, a rayon pool re-ranks each batch, and the main thread writes its results in
-//! input order; memory is the window plus the engines, whatever the number of queries.
+//! `ppg rerank`, streamed through `ppg_host::pipeline`: a reader thread reads and checks
+//! queries into batches of a bounded window, a rayon pool re-ranks each batch, and the
+//! main thread writes its results in input order; memory is the window plus the engines,
+//! whatever the number of queries.
 //! Each query's engine is laid out for that query and takes its bytes from the process's
 //! one memory budget ([`Budget`]).
 
 use std::io::Write;
-use std::sync::mpsc;
 use std::time::Instant;
 
 use ppg_core::objective::{Browse, Level, RankStart};
 use ppg_core::recipe::INITIAL_WEIGHT;
 use ppg_core::{Dims, Ppg, Recipe, SamplerMode, TrainConfig};
-use rayon::prelude::*;
 
 use crate::cli::{
     BrowseArg, EeLevelArg, FairnessArg, GradientArg, MetricArg, RankStartArg, RerankArgs,
     RerankMethodArg, SamplerArg, UtilityArg,
 };
 use crate::destination;
-use crate::error::{CliError, Result};
-use crate::interrupt;
-use crate::progress;
-use crate::scratch::SortFolder;
 use crate::streams::{self, Output};
-use crate::threads;
-use ppg_cli::budget::{self, Budget};
-use ppg_cli::cost::{CostSpec, Metric, Tables};
-use ppg_cli::pause;
-use ppg_cli::quote::quoted;
-use ppg_cli::rerank_input::{InputError, Query, Reader};
-use ppg_cli::rerank_query::{self, Reranked};
-
-/// Queries in flight per thread: enough that the threads of a batch rarely wait for one
-/// long query at its end, few enough that memory stays flat.
-const WINDOW_PER_THREAD: usize = 64;
+use ppg_host::budget::{self, Budget};
+use ppg_host::cost::{CostSpec, Metric, Tables};
+use ppg_host::error::{CliError, Result};
+use ppg_host::interrupt;
+use ppg_host::pause;
+use ppg_host::pipeline;
+use ppg_host::progress;
+use ppg_host::quote::quoted;
+use ppg_host::rerank_input::{InputError, Query, Reader};
+use ppg_host::rerank_query::{self, Reranked};
+use ppg_host::scratch::SortFolder;
+use ppg_host::threads;
 
 /// One query read and checked, with its index in the input.
 struct Task {
@@ -58,7 +54,7 @@ pub fn run(args: &RerankArgs) -> Result<()> {
     let started = Instant::now();
     let spec = cost_spec(args)?;
     let recipe = recipe(args)?;
-    let (max_groups, why) = ppg_cli::cost::max_groups(spec.metric);
+    let (max_groups, why) = ppg_host::cost::max_groups(spec.metric);
     // Where the output goes, and what the environment allows, before anything is read.
     interrupt::install()?;
     let destination = destination::resolve(&args.input, args.output.as_deref(), args.force)?;
@@ -85,10 +81,10 @@ pub fn run(args: &RerankArgs) -> Result<()> {
     if args.method == RerankMethodArg::Exact && spec.ndcg.is_some() {
         return Err(CliError::Usage(format!(
             "{}: not --metric ndcg-mix",
-            ppg_cli::rerank_query::EXACT_NEEDS
+            ppg_host::rerank_query::EXACT_NEEDS
         )));
     }
-    let path = if streams::is_std(&args.input) {
+    let path = if destination::is_std(&args.input) {
         "stdin".to_owned()
     } else {
         args.input.display().to_string()
@@ -143,49 +139,50 @@ pub fn run(args: &RerankArgs) -> Result<()> {
     let (mut certified, mut bounded, mut largest_gap) = (0usize, 0usize, 0.0f64);
     let bar = progress::new(args.progress, "rerank", None, "queries");
     let (mut queries, mut items, mut skipped) = (0usize, 0usize, 0usize);
-    let window = WINDOW_PER_THREAD * threads;
-    std::thread::scope(|scope| -> Result<()> {
-        // Two batches queued at most: the reader reads ahead while the pool works.
-        let (tx, rx) = mpsc::sync_channel::<Result<Vec<Task>>>(1);
-        let checks = &checks;
-        scope.spawn(move || read_batches(&mut reader, checks, window, tx));
-        for batch in rx {
-            let batch = batch?;
-            let results: Vec<Result<Reranked>> = pool.install(|| {
-                batch
-                    .par_iter()
-                    .with_max_len(1)
-                    .map(|task| rerank_one(task, &path, args, &spec, &recipe, &tables, &budget))
-                    .collect()
-            });
-            for (task, result) in batch.iter().zip(results) {
-                let r = result?;
-                let q = &task.query;
-                if args.verbose {
-                    eprintln!(
-                        "query {}: cost {:.6} -> {:.6}",
-                        quoted(&q.qid),
-                        r.before,
-                        r.after
-                    );
-                }
-                write_query(out.writer(), q, &r, args.sessions).map_err(|e| out.failed(e))?;
-                if let Some(report) = &mut report {
-                    write_report(report.writer(), q, &r).map_err(|e| report.failed(e))?;
-                }
-                certified += usize::from(r.certified);
-                if let Some(gap) = r.gap() {
-                    bounded += 1;
-                    largest_gap = largest_gap.max(gap);
-                }
-                queries += 1;
-                items += q.len();
-                skipped += usize::from(q.len() == 1 || undefined(&spec, &task.utility));
-            }
-            bar.inc(batch.len() as u64);
+    let mut index = 0;
+    let read = || {
+        let task = reader
+            .next_query()
+            .map_err(|e| CliError::input(&path, e.line, e.message))?
+            .map(|q| task(&checks, index, q, reader.groups()))
+            .transpose()?;
+        if task.is_some() {
+            pause::at("reading");
+            index += 1;
         }
-        Ok(())
-    })?;
+        Ok(task)
+    };
+    pipeline::in_order(
+        read,
+        pipeline::WINDOW_PER_THREAD * threads,
+        &pool,
+        |task| rerank_one(task, &path, args, &spec, &recipe, &tables, &budget),
+        |task, r| {
+            let q = &task.query;
+            if args.verbose {
+                eprintln!(
+                    "query {}: cost {:.6} -> {:.6}",
+                    quoted(&q.qid),
+                    r.before,
+                    r.after
+                );
+            }
+            write_query(out.writer(), q, &r, args.sessions).map_err(|e| out.failed(e))?;
+            if let Some(report) = &mut report {
+                write_report(report.writer(), q, &r).map_err(|e| report.failed(e))?;
+            }
+            certified += usize::from(r.certified);
+            if let Some(gap) = r.gap() {
+                bounded += 1;
+                largest_gap = largest_gap.max(gap);
+            }
+            queries += 1;
+            items += q.len();
+            skipped += usize::from(q.len() == 1 || undefined(&spec, &task.utility));
+            Ok(())
+        },
+        |n| bar.inc(n as u64),
+    )?;
     bar.finish_and_clear();
     out.finish()?;
     if let Some(report) = report {
@@ -207,50 +204,6 @@ pub fn run(args: &RerankArgs) -> Result<()> {
     Ok(())
 }
 
-/// Reads queries, checks each, and sends them in batches of `window`; stops at the first
-/// error, which it sends after the batches before it.
-fn read_batches<R: std::io::Read>(
-    reader: &mut Reader<R>,
-    checks: &Checks,
-    window: usize,
-    tx: mpsc::SyncSender<Result<Vec<Task>>>,
-) {
-    let mut batch = Vec::with_capacity(window);
-    let mut index = 0;
-    loop {
-        let next = reader
-            .next_query()
-            .map_err(|e| CliError::input(checks.path, e.line, e.message))
-            .and_then(|q| {
-                q.map(|q| task(checks, index, q, reader.groups()))
-                    .transpose()
-            });
-        match next {
-            Ok(Some(t)) => {
-                pause::at("reading");
-                index += 1;
-                batch.push(t);
-                if batch.len() == window && tx.send(Ok(std::mem::take(&mut batch))).is_err() {
-                    return;
-                }
-            }
-            Ok(None) => {
-                if !batch.is_empty() {
-                    let _ = tx.send(Ok(batch));
-                }
-                return;
-            }
-            Err(e) => {
-                if !batch.is_empty() && tx.send(Ok(std::mem::take(&mut batch))).is_err() {
-                    return;
-                }
-                let _ = tx.send(Err(e));
-                return;
-            }
-        }
-    }
-}
-
 /// A query's utility, checked against the metric, and its engine's size, checked against
 /// the memory budget; `groups` names the group ids.
 fn task(c: &Checks, index: usize, mut query: Query, groups: &[String]) -> Result<Task> {
@@ -258,7 +211,7 @@ fn task(c: &Checks, index: usize, mut query: Query, groups: &[String]) -> Result
         (Some(l), true) => (l, "label"),
         _ => (query.score.clone(), "score"),
     };
-    if let Err((i, why)) = ppg_cli::cost::check_utility(c.spec, &utility) {
+    if let Err((i, why)) = ppg_host::cost::check_utility(c.spec, &utility) {
         return Err(CliError::input(
             c.path,
             query.lines[i],

@@ -9,14 +9,9 @@ use flate2::read::MultiGzDecoder;
 use flate2::write::GzEncoder;
 use flate2::Compression;
 
-use crate::destination::Destination;
-use crate::error::{CliError, Result};
-use crate::output::AtomicFile;
-
-/// Whether `path` names a standard stream.
-pub fn is_std(path: &Path) -> bool {
-    path.as_os_str() == "-"
-}
+use crate::destination::{is_std, Destination};
+use ppg_host::error::{CliError, Result};
+use ppg_host::output::AtomicFile;
 
 fn gz(path: &Path) -> bool {
     path.extension().is_some_and(|e| e == "gz")

@@ -4,7 +4,7 @@
 //! header without rows read as no queries.
 
 use assert_cmd::Command;
-use ppg_cli::rerank_input::{parse, Reader};
+use ppg_host::rerank_input::{parse, Reader};
 
 const HEADER: &str = "qid\titem\tscore\tgroup\n";
 

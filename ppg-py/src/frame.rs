@@ -6,9 +6,9 @@
 //! every worker at its next cost.
 
 use numpy::{PyArray1, PyReadonlyArray1};
-use ppg_cli::cost::Tables;
-use ppg_cli::rerank_query::{self, query_seed, Reranked};
 use ppg_core::{Dims, Ppg, MAX_ITEMS};
+use ppg_host::cost::Tables;
+use ppg_host::rerank_query::{self, query_seed, Reranked};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use rayon::prelude::*;

@@ -3,7 +3,7 @@
 //! Python runs signal handlers on its main thread, and only when that thread holds the GIL
 //! and asks (`check_signals`). Two ways to ask while the work runs without the GIL:
 //! - [`polling`], for work on the calling thread (one list): the stop check the trainer
-//!   calls before every cost (`ppg_cli::rerank_query::Stoppable`) takes the GIL for a
+//!   calls before every cost (`ppg_host::rerank_query::Stoppable`) takes the GIL for a
 //!   moment to ask, at most every [`POLL`] (the clock read every [`EVERY`] costs, so that
 //!   a cheap cost does not pay for it);
 //! - [`interruptible`], for work on a pool (many queries), whose threads cannot run

@@ -1,5 +1,5 @@
 //! The Python extension `ppg._ppg`: numpy arrays in, numpy arrays out, over ppg-core and
-//! the library half of ppg-cli.
+//! ppg-host, the library every host front end shares.
 //!
 //! The Python package (`python/ppg`) checks dtypes and shapes and names the argument in
 //! its errors; this crate converts, calls the same functions as the command line, and

@@ -1,16 +1,16 @@
 //! One list: `ppg.rerank`. A built-in metric without extra constraints goes through
-//! `ppg_cli::rerank_query::rerank`, the function behind `ppg rerank`; a Python callable or
+//! `ppg_host::rerank_query::rerank`, the function behind `ppg rerank`; a Python callable or
 //! forbidden pairs go through the same steps with the engine's constraint calls added.
 //! A built-in metric runs without the GIL and stops on Ctrl-C ([`polling`]); a
 //! callable needs the GIL for every cost and checks for signals before each.
 
 use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray1};
-use ppg_cli::cost::{Cost, Tables};
-use ppg_cli::optimise::{self, ranking_by};
-use ppg_cli::rerank_query::{self, query_seed};
 use ppg_core::objective::Stoppable;
 use ppg_core::Recipe;
 use ppg_core::{Dims, Error, Objective, Ppg};
+use ppg_host::cost::{Cost, Tables};
+use ppg_host::optimise::{self, ranking_by};
+use ppg_host::rerank_query::{self, query_seed};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 
@@ -84,7 +84,7 @@ pub fn rerank_list<'py>(
             let list = List::new(score, group, forbid, sessions)?;
             let utility_s = optimise::permute(utility, &list.order);
             let view = tables.view();
-            let mut scratch = ppg_cli::cost::scratch(spec, utility_s.len());
+            let mut scratch = ppg_host::cost::scratch(spec, utility_s.len());
             let cost = Cost::new(spec, &utility_s, &list.group, &view, &mut scratch)
                 .map_err(|e| refused("utility or groups", e))?;
             let meaningful = spec.meaningful(utility, group);

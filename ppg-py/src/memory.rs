@@ -4,14 +4,14 @@
 //! asks for 50 GB: allocating that the infallible way aborts the process. Here a shape
 //! whose engine needs more than the process's budget (`ppg rerank`'s default: a quarter of
 //! physical memory or of the cgroup's limit, whichever is smaller,
-//! [`ppg_cli::budget::Limit`]) or that the allocator refuses
+//! [`ppg_host::budget::Limit`]) or that the allocator refuses
 //! raises `MemoryError`, starting with the argument that made it too large and naming the
 //! shape.
 
 use std::sync::OnceLock;
 
-use ppg_cli::budget;
 use ppg_core::{Dims, Ppg};
+use ppg_host::budget;
 use pyo3::exceptions::{PyMemoryError, PyValueError};
 use pyo3::prelude::*;
 

@@ -1,12 +1,12 @@
 //! `ppg.metrics`: the protocol's EEL, DTR and NDCG of given rankings, computed by the
-//! objectives `ppg_cli::cost::evaluate` uses; [`many`] scores every query of a frame; and
+//! objectives `ppg_host::cost::evaluate` uses; [`many`] scores every query of a frame; and
 //! the TREC Fair Ranking measures (expected exposure, AWRF).
 
 use numpy::{PyArray1, PyReadonlyArray1};
-use ppg_cli::cost::Tables;
 use ppg_core::objective::{
     Awrf, AwrfCost, AwrfTarget, Browse, Dtr, Eel, ExpectedExposure, Level, Measure, Ndcg,
 };
+use ppg_host::cost::Tables;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 

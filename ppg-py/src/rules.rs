@@ -1,11 +1,12 @@
 //! The command line's input rules, called from the Python layer so that both front ends
-//! refuse the same input: the rule itself lives in `ppg-cli` (ids: `rerank_input`,
-//! utilities and group counts: `cost`, the starting ranking: `optimise`), and this module only reports its verdict in
-//! Python's terms (an index the Python layer turns into a position or an index label).
+//! refuse the same input: the rule itself lives in `ppg-host`, the library both share (ids:
+//! `rerank_input`, utilities and group counts: `cost`, the starting ranking: `optimise`),
+//! and this module only reports its verdict in Python's terms (an index the Python layer
+//! turns into a position or an index label).
 
 use numpy::{PyArray1, PyReadonlyArray1};
-use ppg_cli::cost::CostSpec;
-use ppg_cli::optimise::ranking_by;
+use ppg_host::cost::CostSpec;
+use ppg_host::optimise::ranking_by;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
@@ -40,7 +41,7 @@ pub fn utility_refusal(
         1,
         ndcg.then_some((1.0, 1)),
     );
-    Ok(ppg_cli::cost::check_utility(&spec, utility.as_slice()?)
+    Ok(ppg_host::cost::check_utility(&spec, utility.as_slice()?)
         .err()
         .map(|(i, why)| (i, why.to_string())))
 }
@@ -50,7 +51,7 @@ pub fn utility_refusal(
 #[pyfunction]
 pub fn id_refusal(column: &str, ids: Vec<String>) -> Option<(usize, String)> {
     ids.iter().enumerate().find_map(|(i, id)| {
-        ppg_cli::rerank_input::check_id(column, id)
+        ppg_host::rerank_input::check_id(column, id)
             .err()
             .map(|why| (i, why))
     })
@@ -62,13 +63,13 @@ pub fn id_refusal(column: &str, ids: Vec<String>) -> Option<(usize, String)> {
 /// `ValueError` naming `argument` for an unknown metric.
 #[pyfunction]
 pub fn group_limit(metric: &str, argument: &str) -> PyResult<(usize, &'static str)> {
-    Ok(ppg_cli::cost::max_groups(crate::options::fairness(
+    Ok(ppg_host::cost::max_groups(crate::options::fairness(
         metric, argument,
     )?))
 }
 
 /// The starting ranking of every query, by `ppg rerank`'s rule
-/// (`ppg_cli::optimise::ranking_by`: score descending in the total order of doubles, so
+/// (`ppg_host::optimise::ranking_by`: score descending in the total order of doubles, so
 /// 0.0 above -0.0, ties the later row first): query `q` holds the rows
 /// `offsets[q]..offsets[q + 1]` of `score`, and its ranking is returned as those row
 /// numbers, queries in order.

@@ -1,9 +1,9 @@
 """Argument checks shared by the public functions: every error names the argument.
 
 The input rules that ``ppg rerank`` applies to its rows (ids, utilities, group counts) are
-not restated here: they are called from the command line's crate through the extension
-(``_ppg.id_refusal``, ``_ppg.utility_refusal``, ``_ppg.group_limit``), so that both front
-ends refuse the same rows.
+not restated here: they are called from ppg-host, the library both front ends share,
+through the extension (``_ppg.id_refusal``, ``_ppg.utility_refusal``,
+``_ppg.group_limit``), so that both front ends refuse the same rows.
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ use std::path::Path;
 
 use plotters::prelude::*;
 
-use crate::error::{CliError, Result};
+use ppg_host::error::{CliError, Result};
 
 /// One line: a method's values at each session count (`None`: no value, e.g. FOE on EEL).
 pub struct Line {

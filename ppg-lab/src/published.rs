@@ -1,7 +1,7 @@
 //! The paper's published numbers (4 sessions), as `paper/protocol.md` lists them.
 
-use crate::cli::DataUtility;
-use ppg_cli::cost::Metric;
+use crate::args::DataUtility;
+use ppg_host::cost::Metric;
 
 /// A published row: DTR, EEL, NDCG@10 of the DTR run, NDCG@10 of the EEL run.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -1,4 +1,5 @@
-//! The command's one error type and the exit status of each kind.
+//! The one error type of a host run (`ppg rerank`, the harness's `ppg reproduce`, the
+//! helpers they share) and the exit status of each kind.
 
 use std::fmt;
 

@@ -393,7 +393,7 @@ fn min_max_normalise_matches_the_reference() {
     assert_eq!(min_max_normalise(&[2.0, 2.0]), vec![0.0, 0.0]);
 }
 
-/// Release-mode timings: `cargo test -p ppg-cli --release -- --ignored --nocapture timing`;
+/// Release-mode timings: `cargo test -p ppg-lab --release -- --ignored --nocapture timing`;
 /// with `FOE_FULL_LP=1` also the full `n^2` LP at n = 271 (about 30 s).
 #[test]
 #[ignore]

@@ -3,7 +3,7 @@
 use std::collections::HashMap;
 use std::path::Path;
 
-use crate::error::{CliError, Result};
+use ppg_host::error::{CliError, Result};
 
 /// One data line: its 1-based line number and its fields, trimmed.
 pub struct Row {

@@ -9,7 +9,7 @@
 //! when it can take the lock itself, and removes it; a live run's lock makes it look away.
 //! Between creating a name and locking it, a later run could take it for dead: the maker
 //! checks after locking that the name is still its own and otherwise starts again.
-//! Each path is also registered with [`interrupt`](crate::interrupt) while it lives.
+//! Each path is also registered with [`interrupt`] while it lives.
 
 use std::ffi::OsStr;
 use std::fs::{File, Permissions};

@@ -3,10 +3,10 @@
 
 use std::fmt::Write as _;
 
-use crate::cli::DataUtility;
+use crate::args::DataUtility;
 use crate::reproduce::Cell;
 use crate::table::{find, fixed};
-use ppg_cli::cost::Metric;
+use ppg_host::cost::Metric;
 
 /// The measures, as `ppg reproduce --metric ee,awrf` names them.
 pub const METRICS: [Metric; 2] = [Metric::Ee, Metric::Awrf];

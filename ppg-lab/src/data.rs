@@ -1,11 +1,11 @@
 //! The protocol's evaluation data (`ppg reproduce --data`); the input of `ppg rerank` is
-//! `ppg_cli::rerank_input`.
+//! `ppg_host::rerank_input`.
 
 use std::collections::HashMap;
 use std::path::Path;
 
-use crate::error::{CliError, Result};
 use crate::tsv::{GroupIds, Tsv};
+use ppg_host::error::{CliError, Result};
 
 /// One query of the protocol's data (`qid group label ltr_grade`), rows in file order.
 #[derive(Debug, Clone, PartialEq)]

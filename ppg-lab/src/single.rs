@@ -2,13 +2,13 @@
 //! cells, printed as a table or JSON. `--all` goes to [`crate::report`] instead; `main`
 //! dispatches between the two.
 
+use crate::args::{Format, ReproduceArgs};
 use crate::builtin;
-use crate::cli::{Format, ReproduceArgs};
 use crate::data::read_protocol;
-use crate::error::{CliError, Result};
 use crate::reproduce::{grid, metric_of, parse_methods, Experiment};
 use crate::table;
-use ppg_cli::cost::Metric;
+use ppg_host::cost::Metric;
+use ppg_host::error::{CliError, Result};
 
 pub fn run(args: &ReproduceArgs) -> Result<()> {
     if args.sessions == 0 || args.runs == 0 {

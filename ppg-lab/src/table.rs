@@ -4,10 +4,10 @@ use std::fmt::Write;
 
 use serde_json::{json, Value};
 
-use crate::cli::DataUtility;
+use crate::args::DataUtility;
 use crate::methods::Method;
 use crate::reproduce::{Cell, Experiment};
-use ppg_cli::cost::Metric;
+use ppg_host::cost::Metric;
 
 /// `x` with three decimals, or "-".
 pub fn fixed(x: Option<f64>) -> String {

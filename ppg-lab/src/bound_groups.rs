@@ -18,8 +18,8 @@
 //!   groups with utility (`2^k` sets for `k` groups, independent of `S`). It is a lower
 //!   bound of DTR over any `S`, exact when some rankings attain it.
 //!
-//! Plugging in: `methods::bound` calls `crate::bound::solve` for the protocol's two
-//! groups (it moves into ppg-core with the recipe, branch `recipe`); a DTR over more
+//! Plugging in: `methods::bound` calls `ppg_core::objective::bound::solve` for the
+//! protocol's two groups; a DTR over more
 //! groups would call [`solve`] here with the same exposure table, session count and a
 //! budget, and report `lower` (exact when `exact`).
 

@@ -11,7 +11,7 @@ pub const SHOWN: usize = 60;
 /// [`SHOWN`] characters is cut after them and followed by its length in bytes.
 ///
 /// ```
-/// use ppg_cli::quote::quoted;
+/// use ppg_host::quote::quoted;
 /// assert_eq!(quoted("a\u{a0}").to_string(), r#""a\u{a0}""#);
 /// let long = "x".repeat(1000);
 /// assert_eq!(quoted(&long).to_string(), format!("\"{}\"... (1000 bytes)", "x".repeat(60)));

@@ -1,15 +1,15 @@
 //! The rows of the reproduction tables: each method's name, recipe, and how it turns one
 //! query into `S` rankings.
 
-use ppg_cli::foe::{self, FoeVariant};
-use ppg_cli::rerank_query;
+use crate::foe::{self, FoeVariant};
 use ppg_core::objective::bound::{self as optimum, Counts, Shape};
 use ppg_core::{Gradient, PlConfig, PlackettLuce, Ppg, Recipe, Rng, SamplerMode, TrainConfig};
+use ppg_host::rerank_query;
 
-use crate::cli::DataUtility;
+use crate::args::DataUtility;
 use crate::data::Query;
-use ppg_cli::cost::{evaluate, Cost, CostSpec, Eval, Metric, Tables};
-use ppg_cli::optimise::{self, ranking_by};
+use ppg_host::cost::{evaluate, Cost, CostSpec, Eval, Metric, Tables};
+use ppg_host::optimise::{self, ranking_by};
 
 /// The paper's rows, in the order of its tables.
 pub const PAPER_METHODS: [&str; 8] = [
@@ -273,7 +273,7 @@ pub fn run(
             let group_s = optimise::permute(&q.group, &order);
             let view = setup.tables.view();
             let spec = spec(setup.metric);
-            let mut scratch = ppg_cli::cost::scratch(&spec, utility_s.len());
+            let mut scratch = ppg_host::cost::scratch(&spec, utility_s.len());
             let mut cost = Cost::new(&spec, &utility_s, &group_s, &view, &mut scratch)
                 .map_err(engine_error)?;
             let recipe = Recipe {
@@ -309,7 +309,7 @@ pub fn run(
             let group_s = optimise::permute(&q.group, &order);
             let view = setup.tables.view();
             let spec = spec(setup.metric);
-            let mut scratch = ppg_cli::cost::scratch(&spec, utility_s.len());
+            let mut scratch = ppg_host::cost::scratch(&spec, utility_s.len());
             let mut cost = Cost::new(&spec, &utility_s, &group_s, &view, &mut scratch)
                 .map_err(engine_error)?;
             // The logits start at the utility itself (label 0/1, grade 0..4): the policy

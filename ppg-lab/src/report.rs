@@ -9,17 +9,17 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use crate::cli::{DataUtility, ReproduceArgs};
+use crate::args::{DataUtility, ReproduceArgs};
 use crate::data::read_protocol;
-use crate::error::{CliError, Result};
 use crate::methods::{default_methods, Method, PAPER_METHODS};
-use crate::output::write_atomic;
 use crate::plot::{self, Line, Panel};
 use crate::published::{deterministic, published, reference_run};
 use crate::report_trec;
 use crate::reproduce::{grid, parse_methods, reference_lr, Cell, Experiment};
 use crate::table::{find, fixed};
-use ppg_cli::cost::Metric;
+use ppg_host::cost::Metric;
+use ppg_host::error::{CliError, Result};
+use ppg_host::output::write_atomic;
 
 const DATASETS: [(&str, &str); 2] = [("trec2019", "TREC 2019"), ("trec2020", "TREC 2020")];
 const UTILITIES: [DataUtility; 2] = [DataUtility::Label, DataUtility::Ltr];
@@ -279,7 +279,7 @@ fn markdown(args: &ReproduceArgs, methods: &[Method], sections: &[Section]) -> S
          alone, one run).\n",
         args.sessions,
         args.runs,
-        crate::threads::count(args.threads)
+        ppg_host::threads::count(args.threads)
     );
     let _ = writeln!(
         w,

@@ -8,16 +8,17 @@ use std::time::Instant;
 use ppg_core::objective::RankStart;
 use ppg_core::{Dims, PlConfig, PlackettLuce, Ppg, TrainConfig};
 
-use ppg_cli::cost::{evaluate, Eval, Metric, Tables};
 use ppg_core::seed;
+use ppg_host::cost::{evaluate, Eval, Metric, Tables};
 use rayon::prelude::*;
 
-use crate::cli::{DataUtility, FairnessArg, ReproduceArgs};
+use crate::args::{DataUtility, ReproduceArgs};
 use crate::data::Query;
-use crate::error::{CliError, Result};
 use crate::methods::{self, default_methods, Engines, Kind, Method, Setup};
-use crate::progress::{self, ProgressArg};
-use crate::threads;
+use ppg_host::arg::FairnessArg;
+use ppg_host::error::{CliError, Result};
+use ppg_host::progress::{self, ProgressArg};
+use ppg_host::threads;
 
 /// One cell of a table: a method on one metric, utility and session count.
 #[derive(Debug, Clone)]

@@ -111,7 +111,7 @@
 //! # Example
 //!
 //! ```
-//! use ppg_cli::foe::{sample_rankings, solve, FoeVariant};
+//! use ppg_lab::foe::{sample_rankings, solve, FoeVariant};
 //!
 //! let utility = [1.0, 0.9, 0.8, 0.2];
 //! let group = [0, 0, 0, 1];

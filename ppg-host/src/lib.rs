@@ -1,0 +1,46 @@
+//! What every hosted front end of PPG search shares (the `ppg` binary, the Python
+//! extension, the research harness), so that they agree: the middle layer between the
+//! no_std core `ppg-core` and the front ends. Nothing here imports a front end.
+//!
+//! - Reading and checking a table of queries: [`rerank_input`] reads `ppg rerank`'s
+//!   input one query at a time (and from bytes, for the fuzz target); [`finished`] keeps
+//!   the queries that reader has finished, to find a split query in memory that does not
+//!   grow with the input; [`quote`] quotes input text in error messages, escaped and cut
+//!   short.
+//! - Costs and one query: [`cost`] builds the costs the optimisers minimise
+//!   (`ppg_core::recipe::cost`) from a query's columns, their tables and the protocol's
+//!   evaluation; [`optimise`] runs one query through PPG or Plackett-Luce, with the
+//!   protocol's starting ranking; [`rerank_query`] is one query of `ppg rerank` and of
+//!   `ppg.rerank_frame`, through the core's recipe (`ppg_core::Ppg::rerank`) or its exact
+//!   optimum (`--method exact`). The seeds of sub-tasks are the core's (`ppg_core::seed`).
+//! - Running many queries: [`pipeline`] reads them on a thread of its own, runs them in
+//!   batches of a bounded window on a pool and writes the results in input order;
+//!   [`threads`] builds the rayon pool; [`budget`] shares one memory budget between the
+//!   engines in flight; [`progress`] reports on a terminal or in logs (indicatif).
+//! - Files a run leaves: [`output`] writes a file whole or not at all; [`scratch`] makes
+//!   the temporary files and folders under names a later run recognises and removes the
+//!   ones killed runs left; [`interrupt`] removes them on SIGINT, SIGTERM and SIGHUP once
+//!   a front end that owns the process's signals calls [`interrupt::install`] (the
+//!   Python extension leaves them to the interpreter).
+//! - [`error`]: the one error type of a run and the exit status of each kind; [`arg`]:
+//!   the values the command lines share; [`pause`]: a test hook that holds a run at a
+//!   named moment.
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+
+pub mod arg;
+pub mod budget;
+pub mod cost;
+pub mod error;
+pub mod finished;
+pub mod interrupt;
+pub mod optimise;
+pub mod output;
+pub mod pause;
+pub mod pipeline;
+pub mod progress;
+pub mod quote;
+pub mod rerank_input;
+pub mod rerank_query;
+pub mod scratch;
+pub mod threads;
