@@ -25,6 +25,8 @@
 
 use std::collections::HashSet;
 
+use ppg_core::objective::DtrGroups;
+
 /// Group ids below this (`ppg_core::objective::MAX_GROUPS`).
 const MAX_GROUPS: usize = ppg_core::objective::MAX_GROUPS;
 
@@ -35,25 +37,6 @@ pub struct GroupsBound {
     pub lower: f64,
     /// Whether `lower` is the optimum.
     pub exact: bool,
-}
-
-/// DTR of group totals summed over `sessions` against one list's group utilities; 1 when
-/// degenerate (fewer than two groups with utility, or one of them without exposure).
-fn dtr(totals: &[f64], utility: &[f64], sessions: usize) -> f64 {
-    let (mut lo, mut hi, mut groups) = (f64::INFINITY, 0.0f64, 0);
-    for (&e, &u) in totals.iter().zip(utility) {
-        if u > 0.0 {
-            let ratio = e / (sessions as f64 * u);
-            lo = lo.min(ratio);
-            hi = hi.max(ratio);
-            groups += 1;
-        }
-    }
-    if groups < 2 || lo == 0.0 {
-        1.0
-    } else {
-        hi / lo
-    }
 }
 
 /// The polymatroid lower bound of DTR (see the module docs) for items with `group` ids
@@ -128,7 +111,7 @@ pub fn solve(
     let mut best = f64::INFINITY;
     let mut sum = vec![0.0; groups];
     combine(&vectors, 0, sessions, &mut sum, &mut |totals| {
-        best = best.min(dtr(totals, &u[..groups], sessions));
+        best = best.min(DtrGroups::of_totals(totals, &u[..groups], sessions));
     });
     GroupsBound {
         lower: best,
@@ -262,7 +245,7 @@ mod tests {
                     totals[usize::from(group[usize::from(item)])] += e[pos];
                 }
             }
-            best = best.min(dtr(&totals, &u, sessions));
+            best = best.min(DtrGroups::of_totals(&totals, &u, sessions));
             let mut s = 0;
             loop {
                 if s == sessions {
@@ -326,7 +309,7 @@ mod tests {
         for (pos, &g) in group.iter().enumerate() {
             totals[usize::from(g)] += e[pos];
         }
-        assert!(dtr(&totals, &u, 1) >= got.lower);
+        assert!(DtrGroups::of_totals(&totals, &u, 1) >= got.lower);
     }
 
     /// Groups without utility or a single group with it: DTR is 1 whatever the ranking.

@@ -34,6 +34,28 @@ pub struct DtrGroups<'a> {
 }
 
 impl<'a> DtrGroups<'a> {
+    /// DTR of group exposure totals (summed over `sessions`) against one list's group
+    /// utilities: the largest over the smallest exposure-per-utility ratio among the groups
+    /// with utility; 1 when degenerate (fewer than two such groups, or one without
+    /// exposure). The exact bound over groups (`ppg-lab`'s `bound_groups`) scores its
+    /// candidate totals with it too.
+    pub fn of_totals(exposure: &[f64], utility: &[f64], sessions: usize) -> f64 {
+        let (mut lo, mut hi, mut groups) = (f64::INFINITY, 0.0f64, 0);
+        for (&e, &u) in exposure.iter().zip(utility) {
+            if u > 0.0 {
+                let ratio = e / (sessions as f64 * u);
+                lo = lo.min(ratio);
+                hi = hi.max(ratio);
+                groups += 1;
+            }
+        }
+        if groups < 2 || lo == 0.0 {
+            1.0
+        } else {
+            hi / lo
+        }
+    }
+
     /// DTR over the list whose item `i` has utility `utility[i]` and group `group[i]`,
     /// with the exposure `exposure[k]` at position `k` of each session.
     ///
@@ -94,27 +116,10 @@ impl<'a> DtrGroups<'a> {
                 }
             }
         }
-        of_totals(&exposure, &self.utility, sessions)
+        Self::of_totals(&exposure, &self.utility, sessions)
     }
 }
 
-/// DTR of group exposure totals (summed over `sessions`) against one list's utilities.
-fn of_totals(exposure: &[f64], utility: &[f64], sessions: usize) -> f64 {
-    let (mut lo, mut hi, mut groups) = (f64::INFINITY, 0.0f64, 0);
-    for (&e, &u) in exposure.iter().zip(utility) {
-        if u > 0.0 {
-            let ratio = e / (sessions as f64 * u);
-            lo = lo.min(ratio);
-            hi = hi.max(ratio);
-            groups += 1;
-        }
-    }
-    if groups < 2 || lo == 0.0 {
-        1.0
-    } else {
-        hi / lo
-    }
-}
 
 impl Objective for DtrGroups<'_> {
     /// `ratio - 1`: 0 when fair (or degenerate), NaN for a malformed ranking.
