@@ -120,7 +120,6 @@ impl<'a> DtrGroups<'a> {
     }
 }
 
-
 impl Objective for DtrGroups<'_> {
     /// `ratio - 1`: 0 when fair (or degenerate), NaN for a malformed ranking.
     fn cost(&mut self, ranking: &[u16], sessions: usize) -> f64 {
