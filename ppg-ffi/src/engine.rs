@@ -191,12 +191,14 @@ impl<'a> Query<'a> {
     }
 
     /// Builds the recipe's `cost` over `items` (in their input ranking, the recipe's starting
-    /// one) in the scratch buffers and drops it: the metrics' refusals (a negative utility,
-    /// too many groups, no relevant item) before the query is replaced. The query's own
-    /// buffers are untouched.
+    /// one) in the scratch buffers, costs that ranking over `sessions` sessions and drops
+    /// it: the metrics' refusals (a negative utility, too many groups, no relevant item)
+    /// and an input that costs NaN or an infinity (utilities whose sums overflow) before
+    /// the query is replaced. The query's own buffers are untouched.
     fn check_cost(
         &mut self,
         items: &[crate::types::ppg_item],
+        sessions: usize,
         cost: &CostSpec,
         start: RankStart,
     ) -> Status<()> {
@@ -207,7 +209,17 @@ impl<'a> Query<'a> {
         }
         dense_groups(items.iter().map(|item| item.group), group)?;
         let (tables, scratch) = cost_tables(&mut self.tables[..TABLES * n], n, cost.metric, start);
-        Cost::new(cost, utility, group, &tables, scratch)?;
+        let mut cost = Cost::new(cost, utility, group, &tables, scratch)?;
+        let input = &mut self.locals[..n * sessions];
+        for block in input.chunks_exact_mut(n) {
+            for (k, slot) in block.iter_mut().enumerate() {
+                // n <= dims.items <= u16::MAX.
+                *slot = k as u16;
+            }
+        }
+        if !cost.cost(input, sessions).is_finite() {
+            return Err(ppg_status::NotFinite);
+        }
         Ok(())
     }
 
@@ -488,7 +500,7 @@ impl<'a> Engine<'a> {
             return Err(ppg_status::DuplicateItem);
         }
         if let Some((cost, start)) = cost {
-            self.q.check_cost(items, cost, start)?;
+            self.q.check_cost(items, sessions, cost, start)?;
         }
         match &mut self.core {
             Core::Ppg(ppg) => ppg.start(n, sessions, QUERY_WEIGHT)?,
@@ -691,8 +703,9 @@ impl<'a> Engine<'a> {
     /// The recommended recipe in one call (`ppg_core::Ppg::rerank`): `items` (in their input
     /// ranking) become the query, re-ranked for `sessions` sessions with the built-in
     /// objective `spec` under `config`, seeded with `seed`; the rankings as ids into `out`.
-    /// A refusal of the items or of the objective over them leaves the engine as it was;
-    /// a cost that is not finite, met once the query is replaced, leaves it without one.
+    /// A refusal of the items or of the objective over them (the input's cost included)
+    /// leaves the engine as it was; a sampled ranking's cost that is not finite, met once
+    /// the query is replaced, leaves it without one.
     pub(crate) fn rerank(
         &mut self,
         items: &[crate::types::ppg_item],

@@ -776,8 +776,8 @@ fn rerank_in_one_call_is_the_core_recipe() {
     assert_eq!(st, ppg_status::Unsupported);
 }
 
-/// What the objective finds over the new items (a negative utility for DTR, 17 groups)
-/// refuses `ppg_engine_rerank` before the query is replaced: the engine that saw the
+/// What the objective finds over the new items (a negative utility for DTR, 17 groups, an
+/// input ranking that costs NaN) refuses `ppg_engine_rerank` before the query is replaced: the engine that saw the
 /// refusal samples, updates on its pending batch and keeps the best ranking as a twin that
 /// did not.
 #[test]
@@ -826,9 +826,15 @@ fn a_rerank_the_objective_refuses_changes_nothing() {
     let mut negative = query.clone();
     negative[2].utility = -1.0;
     let groups: Vec<u32> = (0..CAPACITY as u32).collect();
+    // Finite utilities so small that exposure over utility overflows: the input costs NaN.
+    let mut overflowing = query.clone();
+    for item in &mut overflowing {
+        item.utility = 5e-324;
+    }
     let refused = [
         (negative, dtr, ppg_status::InvalidArgument),
         (items(&groups), objective, ppg_status::Capacity),
+        (overflowing, dtr, ppg_status::NotFinite),
     ];
     for (bad, objective, status) in &refused {
         assert_eq!(rerank(e, bad, objective).0, *status);
