@@ -831,10 +831,12 @@ uint64_t ppg_query_seed(uint64_t seed, uint64_t index);
 // - `engine`: `PPG_STATUS_UNSUPPORTED` (a `PPG_METHOD_PL` engine).
 // - `PPG_STATUS_PANIC` (a bug; see `ppg_last_panic_message`).
 //
-// The structs, `out_len`, the engine's kind and the items' shape (count, sessions, ids,
-// finite utilities) are checked before the query is replaced: on those refusals the engine
-// is as it was. What the objective finds when it is built over the new query (a negative
-// utility, too many groups) and a cost that is not finite leave the engine without a query
+// The structs, `out_len`, the engine's kind, the items' shape (count, sessions, ids,
+// finite utilities) and the objective built over them (a negative utility, too many
+// groups, no relevant item, an input ranking that costs NaN or an infinity) are checked
+// before the query is replaced: on those refusals the engine is as it was. One failure is
+// met only once the query is replaced: a sampled ranking that costs NaN or an infinity
+// during the run (`PPG_STATUS_NOT_FINITE`) leaves the engine without a query
 // (`PPG_STATUS_NO_QUERY` until the next `ppg_engine_set_query` or `ppg_engine_rerank`).
 // `out_ids` and `*report` are written on success only.
 //

@@ -20,7 +20,7 @@ use ppg_core::objective::{
     RankStart, MAX_GROUPS,
 };
 use ppg_core::recipe::{
-    CostSpec, Metric, Outcome, Query as RecipeQuery, Recipe, Tables, Workspace,
+    Cost, CostSpec, Metric, Outcome, Query as RecipeQuery, Recipe, Tables, Workspace,
 };
 use ppg_core::{Dims, Objective, PlackettLuce, Ppg, SamplerMode, TrainConfig, TrainReport};
 
@@ -190,6 +190,39 @@ impl<'a> Query<'a> {
         Ok(())
     }
 
+    /// Builds the recipe's `cost` over `items` (in their input ranking, the recipe's starting
+    /// one) in the scratch buffers, costs that ranking over `sessions` sessions and drops
+    /// it: the metrics' refusals (a negative utility, too many groups, no relevant item)
+    /// and an input that costs NaN or an infinity (utilities whose sums overflow) before
+    /// the query is replaced. The query's own buffers are untouched.
+    fn check_cost(
+        &mut self,
+        items: &[crate::types::ppg_item],
+        sessions: usize,
+        cost: &CostSpec,
+        start: RankStart,
+    ) -> Status<()> {
+        let n = items.len();
+        let (utility, group) = (&mut self.sorted_utility[..n], &mut self.sorted_group[..n]);
+        for (slot, item) in utility.iter_mut().zip(items) {
+            *slot = item.utility;
+        }
+        dense_groups(items.iter().map(|item| item.group), group)?;
+        let (tables, scratch) = cost_tables(&mut self.tables[..TABLES * n], n, cost.metric, start);
+        let mut cost = Cost::new(cost, utility, group, &tables, scratch)?;
+        let input = &mut self.locals[..n * sessions];
+        for block in input.chunks_exact_mut(n) {
+            for (k, slot) in block.iter_mut().enumerate() {
+                // n <= dims.items <= u16::MAX.
+                *slot = k as u16;
+            }
+        }
+        if !cost.cost(input, sessions).is_finite() {
+            return Err(ppg_status::NotFinite);
+        }
+        Ok(())
+    }
+
     /// Runs `f` with the built-in objective `spec` over the current query and its groups
     /// (numbered densely: equal where the caller's are).
     fn with_objective<R>(
@@ -198,7 +231,7 @@ impl<'a> Query<'a> {
         f: impl FnOnce(&mut dyn Objective, &[u8]) -> Status<R>,
     ) -> Status<R> {
         let n = self.n;
-        dense_groups(&self.group[..n], &mut self.dense[..n])?;
+        dense_groups(self.group[..n].iter().copied(), &mut self.dense[..n])?;
         let (utility, group) = (&self.utility[..n], &self.dense[..n]);
         let tables = &mut self.tables[..TABLES * n];
         let start = spec.rank_start;
@@ -253,6 +286,47 @@ impl<'a> Query<'a> {
     }
 }
 
+/// The tables and scratch the recipe's cost of `metric` over `n` items takes, in `memory`
+/// (the built-ins' scratch, as `with_objective` lends it): the paper's two tables, AWRF's
+/// attention, or expected exposure's own values (no built-in mixes those two with NDCG,
+/// so none needs more).
+fn cost_tables(
+    memory: &mut [f64],
+    n: usize,
+    metric: Metric,
+    rank_start: RankStart,
+) -> (Tables<'_>, &mut [f64]) {
+    match metric {
+        Metric::Dtr | Metric::Eel => {
+            let (exposure, discount) = paper(memory, n, rank_start);
+            let tables = Tables {
+                exposure,
+                discount,
+                attention: &[],
+            };
+            (tables, &mut [])
+        }
+        Metric::Awrf => {
+            let attention = &mut memory[..n];
+            Awrf::discount(attention);
+            let tables = Tables {
+                exposure: &[],
+                discount: &[],
+                attention: &*attention,
+            };
+            (tables, &mut [])
+        }
+        Metric::Ee => {
+            let tables = Tables {
+                exposure: &[],
+                discount: &[],
+                attention: &[],
+            };
+            (tables, memory)
+        }
+    }
+}
+
 /// The paper's exposure (from `start`) and the NDCG discount in the first `2 n` of
 /// `tables`.
 fn paper(tables: &mut [f64], n: usize, start: RankStart) -> (&[f64], &[f64]) {
@@ -271,10 +345,10 @@ fn id_of(ids: &[u64], local: u16) -> u64 {
 
 /// Maps arbitrary group labels to `0..groups` in order of first appearance: the metrics
 /// index arrays by group and tell at most [`MAX_GROUPS`] apart.
-fn dense_groups(group: &[u32], out: &mut [u8]) -> Status<()> {
+fn dense_groups(group: impl IntoIterator<Item = u32>, out: &mut [u8]) -> Status<()> {
     let mut seen = [0u32; MAX_GROUPS];
     let mut count = 0;
-    for (&g, slot) in group.iter().zip(out.iter_mut()) {
+    for (g, slot) in group.into_iter().zip(out.iter_mut()) {
         let k = match seen[..count].iter().position(|&s| s == g) {
             Some(k) => k,
             None if count < MAX_GROUPS => {
@@ -393,6 +467,17 @@ impl<'a> Engine<'a> {
         items: &[crate::types::ppg_item],
         sessions: usize,
     ) -> Status<()> {
+        self.replace_query(items, sessions, None)
+    }
+
+    /// [`Engine::set_query`], refused as well, before anything changes, where the recipe's
+    /// `cost` (from the rank `start`) cannot be built over the new items.
+    fn replace_query(
+        &mut self,
+        items: &[crate::types::ppg_item],
+        sessions: usize,
+        cost: Option<(&CostSpec, RankStart)>,
+    ) -> Status<()> {
         let n = items.len();
         if n == 0 || sessions == 0 {
             return Err(ppg_status::InvalidArgument);
@@ -413,6 +498,9 @@ impl<'a> Engine<'a> {
         next.sort_unstable_by_key(|&k| id_of(k));
         if next.windows(2).any(|w| id_of(w[0]) == id_of(w[1])) {
             return Err(ppg_status::DuplicateItem);
+        }
+        if let Some((cost, start)) = cost {
+            self.q.check_cost(items, sessions, cost, start)?;
         }
         match &mut self.core {
             Core::Ppg(ppg) => ppg.start(n, sessions, QUERY_WEIGHT)?,
@@ -615,8 +703,9 @@ impl<'a> Engine<'a> {
     /// The recommended recipe in one call (`ppg_core::Ppg::rerank`): `items` (in their input
     /// ranking) become the query, re-ranked for `sessions` sessions with the built-in
     /// objective `spec` under `config`, seeded with `seed`; the rankings as ids into `out`.
-    /// On a refusal before the query is replaced, the engine is as it was; once replaced,
-    /// a failure leaves the engine without a query.
+    /// A refusal of the items or of the objective over them (the input's cost included)
+    /// leaves the engine as it was; a sampled ranking's cost that is not finite, met once
+    /// the query is replaced, leaves it without one.
     pub(crate) fn rerank(
         &mut self,
         items: &[crate::types::ppg_item],
@@ -658,7 +747,7 @@ impl<'a> Engine<'a> {
         if out.len() != total {
             return Err(ppg_status::InvalidArgument);
         }
-        self.set_query(items, sessions)?;
+        self.replace_query(items, sessions, Some((&cost, spec.rank_start)))?;
         let outcome = self.rerank_query(&cost, spec.rank_start, &recipe, seed);
         let (n, q) = (self.q.n, &mut self.q);
         match outcome {
@@ -704,46 +793,9 @@ impl<'a> Engine<'a> {
             return Err(ppg_status::Unsupported);
         };
         let (n, sessions) = (q.n, q.sessions);
-        dense_groups(&q.group[..n], &mut q.dense[..n])?;
-        // The built-ins' scratch, as `with_objective` lends it: the paper's two tables,
-        // AWRF's attention, or expected exposure's own values (no built-in mixes those two
-        // with NDCG, so none needs more).
-        let memory = &mut q.tables[..TABLES * n];
-        let (tables, scratch): (Tables, &mut [f64]) = match cost.metric {
-            Metric::Dtr | Metric::Eel => {
-                let (exposure, discount) = paper(memory, n, rank_start);
-                let attention = &[];
-                (
-                    Tables {
-                        exposure,
-                        discount,
-                        attention,
-                    },
-                    &mut [],
-                )
-            }
-            Metric::Awrf => {
-                let attention = &mut memory[..n];
-                Awrf::discount(attention);
-                let attention = &*attention;
-                (
-                    Tables {
-                        exposure: &[],
-                        discount: &[],
-                        attention,
-                    },
-                    &mut [],
-                )
-            }
-            Metric::Ee => (
-                Tables {
-                    exposure: &[],
-                    discount: &[],
-                    attention: &[],
-                },
-                memory,
-            ),
-        };
+        dense_groups(q.group[..n].iter().copied(), &mut q.dense[..n])?;
+        let (tables, scratch) =
+            cost_tables(&mut q.tables[..TABLES * n], n, cost.metric, rank_start);
         // The items come in their input ranking: a falling score keeps that order.
         for (k, s) in q.score[..n].iter_mut().enumerate() {
             *s = (n - k) as f64;

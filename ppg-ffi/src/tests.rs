@@ -774,32 +774,88 @@ fn rerank_in_one_call_is_the_core_recipe() {
         )
     };
     assert_eq!(st, ppg_status::Unsupported);
+}
 
-    // A refusal the objective finds over the new query leaves the engine without one.
+/// What the objective finds over the new items (a negative utility for DTR, 17 groups, an
+/// input ranking that costs NaN) refuses `ppg_engine_rerank` before the query is replaced: the engine that saw the
+/// refusal samples, updates on its pending batch and keeps the best ranking as a twin that
+/// did not.
+#[test]
+fn a_rerank_the_objective_refuses_changes_nothing() {
+    const CAPACITY: usize = 17;
+    let ((_a, e), (_b, twin)) = (
+        engine(ppg_method::Ppg, CAPACITY),
+        engine(ppg_method::Ppg, CAPACITY),
+    );
+    let (config, objective) = defaults();
     let dtr = ppg_objective_config {
         metric: ppg_metric::Dtr as u32,
         ..objective
     };
+    let rerank = |engine, query: &[ppg_item], objective: &ppg_objective_config| {
+        let mut out = vec![0u64; query.len() * SESSIONS];
+        let st = unsafe {
+            ppg_engine_rerank(
+                engine,
+                query.as_ptr(),
+                query.len(),
+                SESSIONS,
+                objective,
+                &config,
+                ppg_query_seed(42, 3),
+                out.as_mut_ptr(),
+                out.len(),
+                ptr::null_mut(),
+            )
+        };
+        (st, out)
+    };
+    let query = items(&[7, 7, 3, 3, 7, 3]);
+    let total = ITEMS * SESSIONS;
+    let (mut mine, mut theirs) = (vec![0u64; 3 * total], vec![0u64; 3 * total]);
+    let sample = |engine, out: &mut [u64]| {
+        let st = unsafe { ppg_engine_sample(engine, 3, out.as_mut_ptr(), out.len()) };
+        assert_eq!(st, ppg_status::Ok);
+    };
+    for engine in [e, twin] {
+        assert_eq!(rerank(engine, &query, &objective).0, ppg_status::Ok);
+    }
+    sample(e, &mut mine);
+    sample(twin, &mut theirs);
+
     let mut negative = query.clone();
     negative[2].utility = -1.0;
-    let st = unsafe {
-        ppg_engine_rerank(
-            e,
-            negative.as_ptr(),
-            ITEMS,
-            SESSIONS,
-            &dtr,
-            &config,
-            seed,
-            out.as_mut_ptr(),
-            out.len(),
-            ptr::null_mut(),
-        )
+    let groups: Vec<u32> = (0..CAPACITY as u32).collect();
+    // Finite utilities so small that exposure over utility overflows: the input costs NaN.
+    let mut overflowing = query.clone();
+    for item in &mut overflowing {
+        item.utility = 5e-324;
+    }
+    let refused = [
+        (negative, dtr, ppg_status::InvalidArgument),
+        (items(&groups), objective, ppg_status::Capacity),
+        (overflowing, dtr, ppg_status::NotFinite),
+    ];
+    for (bad, objective, status) in &refused {
+        assert_eq!(rerank(e, bad, objective).0, *status);
+    }
+
+    let best = |engine| {
+        let (mut out, mut cost) = ([0u64; ITEMS * SESSIONS], 0.0);
+        let st = unsafe { ppg_engine_best(engine, out.as_mut_ptr(), out.len(), &mut cost) };
+        assert_eq!(st, ppg_status::Ok);
+        (out, cost.to_bits())
     };
-    assert_eq!(st, ppg_status::InvalidArgument);
-    let mut len = 0;
-    assert_eq!(
-        unsafe { ppg_engine_ranking_len(e, &mut len) },
-        ppg_status::NoQuery
-    );
+    assert_eq!(best(e), best(twin));
+    let costs = [1.0, 2.0, 3.0];
+    for (engine, ids) in [(e, &mine), (twin, &theirs)] {
+        let st = unsafe {
+            ppg_engine_update(engine, ids.as_ptr(), ids.len(), costs.as_ptr(), 3, &config)
+        };
+        assert_eq!(st, ppg_status::Ok);
+    }
+    sample(e, &mut mine);
+    sample(twin, &mut theirs);
+    assert_eq!(mine, theirs);
+    assert_eq!(rerank(e, &query, &dtr), rerank(twin, &query, &dtr));
 }
