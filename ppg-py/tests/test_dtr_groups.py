@@ -29,3 +29,18 @@ def test_rerank_takes_three_groups():
     r = ppg.rerank(utility, np.array([0, 0, 0, 1, 2, 2]), metric="dtr", sessions=2, seed=1)
     assert r.cost <= r.input_cost and r.input_cost > 0
     assert sorted(r.rankings[0].tolist()) == list(range(6))
+
+
+def test_metrics_dtr_over_three_groups_is_the_definition():
+    utility = np.array([3.0, 2.0, 2.0, 1.0, 1.0, 0.0])
+    groups = np.array([0, 0, 1, 1, 2, 2])
+    rankings = np.array([[0, 1, 2, 3, 4, 5], [5, 4, 3, 2, 1, 0]])
+    # Exposure 1 / log2(r + 2), r from 1 (rank_start "one"), summed over both sessions.
+    exposure = np.zeros(3)
+    for ranking in rankings:
+        for r, item in enumerate(ranking):
+            exposure[groups[item]] += 1.0 / np.log2(r + 3)
+    ratio = exposure / (len(rankings) * np.bincount(groups, weights=utility))
+    expected = ratio.max() / ratio.min()
+    assert abs(ppg.metrics.dtr(rankings, utility, groups) - expected) < 1e-12
+    assert expected > 1.1

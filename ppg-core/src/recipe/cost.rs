@@ -172,6 +172,15 @@ impl<'a> AnyDtr<'a> {
             AnyDtr::Groups(DtrGroups::new(utility, group, exposure)?)
         })
     }
+
+    /// The DTR of `ranking` (at least 1; 1 when degenerate; NaN when malformed), as
+    /// [`Dtr::ratio`] and [`DtrGroups::ratio`].
+    pub fn ratio(&self, ranking: &[u16], sessions: usize) -> f64 {
+        match self {
+            AnyDtr::Two(c) => c.ratio(ranking, sessions),
+            AnyDtr::Groups(c) => c.ratio(ranking, sessions),
+        }
+    }
 }
 
 impl Objective for AnyDtr<'_> {
@@ -287,5 +296,38 @@ impl Objective for Cost<'_> {
             | Cost::Awrf(_)
             | Cost::AwrfNdcg(_) => None,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::objective::{exposure, RankStart};
+
+    #[test]
+    fn dtr_is_the_papers_on_two_groups_and_dtr_groups_beyond() {
+        let mut table = [0.0; 6];
+        exposure::fill(RankStart::One, &mut table);
+        let utility = [3.0, 1.0, 2.0, 2.0, 1.0, 1.0];
+        let ranking = [5u16, 4, 3, 2, 1, 0, 0, 1, 2, 3, 4, 5];
+        let two = [0, 1, 0, 1, 0, 1];
+        let dtr = AnyDtr::new(&utility, &two, &table).unwrap();
+        assert!(matches!(dtr, AnyDtr::Two(_)));
+        let paper = Dtr::new(&utility, &two, &table).unwrap();
+        assert_eq!(dtr.ratio(&ranking, 2), paper.ratio(&ranking, 2));
+        assert!(dtr.lower_bound(2, &mut [0.0; 7]).is_some());
+
+        let three = [0, 1, 2, 1, 0, 2];
+        let dtr = AnyDtr::new(&utility, &three, &table).unwrap();
+        let groups = DtrGroups::new(&utility, &three, &table).unwrap();
+        assert_eq!(dtr.ratio(&ranking, 2), groups.ratio(&ranking, 2));
+        assert!(dtr.ratio(&ranking, 2) > 1.0);
+        assert!(dtr.lower_bound(2, &mut [0.0; 7]).is_none());
+        assert!(matches!(
+            AnyDtr::new(&utility, &[0, 1, 2, 3, 4, 16], &table),
+            Err(Error::Capacity { .. })
+        ));
+        assert!(Metric::Dtr.valid(&utility, &three));
+        assert!(!Metric::Dtr.valid(&[1.0, 0.0, 0.0], &[0, 1, 2]));
     }
 }
