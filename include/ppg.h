@@ -210,8 +210,9 @@ enum ppg_metric
   : uint32_t
 #endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
  {
-  // Disparity of treatment ratio minus 1 (0 is fair). Needs two groups, each with
-  // a positive utility sum for a meaningful value.
+  // Disparity of treatment ratio minus 1 (0 is fair): the paper's over two groups,
+  // over 3 to 16 the largest over the smallest exposure-per-utility ratio. Needs two
+  // groups with a positive utility sum for a meaningful value.
   PPG_METRIC_DTR = 0,
   // Expected exposure loss (0 is optimal). Needs at least two groups.
   PPG_METRIC_EEL = 1,
@@ -772,8 +773,11 @@ ppg_status ppg_engine_train(struct ppg_engine *engine,
 
 // Trains against a built-in objective over the query's utilities and groups (see
 // `ppg_objective_config`); otherwise as `ppg_engine_train`. Group labels are arbitrary;
-// EEL tells up to 16 groups apart, DTR exactly 2 (or fewer: then DTR is degenerate and
-// costs 0).
+// EEL and DTR tell up to 16 groups apart. DTR over the group labels of two groups is the
+// paper's, with its exact bound; over 3 to 16 it is the largest over the smallest
+// exposure-per-utility ratio among the groups with utility, minus 1, with no bound (the
+// report's `bound` NaN, `certified` false); with fewer than two groups with utility it is
+// degenerate and costs 0.
 //
 // Returns `PPG_STATUS_OK`; `PPG_STATUS_NULL_PARAMETER` (`engine`, `config` or
 // `objective` NULL; `report` may be NULL); `PPG_STATUS_MISALIGNED`;
@@ -783,8 +787,7 @@ ppg_status ppg_engine_train(struct ppg_engine *engine,
 // is not finite: DTR when a group's utility sum is so small against the other's that
 // their ratio overflows; EEL's cost is finite for any finite utilities, and NDCG takes
 // any finite utility `>= 0`, its gains scaled so that none overflows);
-// `PPG_STATUS_CAPACITY` (more than 16 groups); `PPG_STATUS_UNSUPPORTED` (DTR with more
-// than 2 groups); `PPG_STATUS_VERSION_MISMATCH` (as `ppg_engine_train`, `objective`
+// `PPG_STATUS_CAPACITY` (more than 16 groups); `PPG_STATUS_VERSION_MISMATCH` (as `ppg_engine_train`, `objective`
 // included); `PPG_STATUS_PANIC`.
 //
 // # Safety
@@ -819,8 +822,7 @@ uint64_t ppg_query_seed(uint64_t seed, uint64_t index);
 //   negative utility for DTR or NDCG, no item with utility > 0 for AWRF or group-level
 //   expected exposure), `PPG_STATUS_CAPACITY` (more items or sessions than
 //   the engine's layout, more than 16 groups), `PPG_STATUS_DUPLICATE_ITEM` (an id twice),
-//   `PPG_STATUS_NOT_FINITE` (a utility or a cost not finite), `PPG_STATUS_UNSUPPORTED`
-//   (DTR with more than two groups).
+//   `PPG_STATUS_NOT_FINITE` (a utility or a cost not finite).
 // - `objective`: `PPG_STATUS_INVALID_ARGUMENT` (a field out of range),
 //   `PPG_STATUS_UNSUPPORTED` (`PPG_METRIC_NDCG` alone: the recipe's costs are a fairness
 //   metric, optionally mixed with NDCG), `PPG_STATUS_VERSION_MISMATCH` (`struct_size`).
@@ -865,7 +867,7 @@ ppg_status ppg_engine_rerank(struct ppg_engine *engine,
 // `PPG_STATUS_NO_QUERY`; `PPG_STATUS_INVALID_ARGUMENT` (`len` wrong, or as
 // `ppg_engine_train_builtin`); `PPG_STATUS_UNKNOWN_ITEM`; `PPG_STATUS_NOT_PERMUTATION`
 // (an id twice in a session); `PPG_STATUS_NOT_FINITE`, `PPG_STATUS_CAPACITY`,
-// `PPG_STATUS_UNSUPPORTED`, `PPG_STATUS_VERSION_MISMATCH` as `ppg_engine_train_builtin`;
+// `PPG_STATUS_VERSION_MISMATCH` as `ppg_engine_train_builtin`;
 // `PPG_STATUS_PANIC`.
 //
 // # Safety

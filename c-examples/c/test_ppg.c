@@ -668,7 +668,10 @@ static int test_pl_through_the_same_calls(void) {
     return same_future_then_free(a, b);
 }
 
-static int test_dtr_needs_two_groups(void) {
+/* DTR over three groups (the largest over the smallest exposure-per-utility ratio): trains
+ * the same on two engines, uncertified (no bound beyond two groups), and evaluates the best
+ * ranking at the reported cost. */
+static int test_dtr_over_three_groups(void) {
     ppg_engine *a = engine_with_query(PPG_METHOD_PPG, 23);
     ppg_engine *b = engine_with_query(PPG_METHOD_PPG, 23);
     CHECK(a != NULL && b != NULL);
@@ -679,11 +682,24 @@ static int test_dtr_needs_two_groups(void) {
     CHECK_STATUS(ppg_engine_set_query(b, three, N, SESSIONS), PPG_STATUS_OK);
     ppg_train_config config;
     ppg_objective_config objective;
+    ppg_train_report pa, pb;
     ppg_train_config_default(&config);
     ppg_objective_config_default(&objective);
+    ppg_train_report_default(&pa);
+    ppg_train_report_default(&pb);
     objective.metric = PPG_METRIC_DTR;
-    CHECK_STATUS(ppg_engine_train_builtin(a, &config, &objective, NULL), PPG_STATUS_UNSUPPORTED);
-    return same_future_then_free(a, b);
+    CHECK_STATUS(ppg_engine_train_builtin(a, &config, &objective, &pa), PPG_STATUS_OK);
+    CHECK_STATUS(ppg_engine_train_builtin(b, &config, &objective, &pb), PPG_STATUS_OK);
+    CHECK(pa.best_cost == pb.best_cost && pa.samples == pb.samples);
+    CHECK(!pa.certified && pa.bound != pa.bound && pa.best_cost >= 0.0);
+    uint64_t best[LEN];
+    double cost, value;
+    CHECK_STATUS(ppg_engine_best(a, best, LEN, &cost), PPG_STATUS_OK);
+    CHECK_STATUS(ppg_engine_evaluate(a, &objective, best, LEN, &value), PPG_STATUS_OK);
+    CHECK(value == cost && cost == pa.best_cost);
+    ppg_engine_free(a);
+    ppg_engine_free(b);
+    return 1;
 }
 
 #if defined(PPG_TEST_HOOKS)
@@ -760,7 +776,7 @@ int main(void) {
     run_test(test_ndcg_of_utilities_near_the_double_range, "NDCG of utilities near 2^1024");
     run_test(test_sample_update_loop_finds_best, "sample/update loop tracks the best");
     run_test(test_pl_through_the_same_calls, "PL through the same calls");
-    run_test(test_dtr_needs_two_groups, "DTR with three groups");
+    run_test(test_dtr_over_three_groups, "DTR over three groups");
 #if defined(PPG_TEST_HOOKS)
     run_test(test_panic_poisons_the_engine, "panic poisons the engine");
 #else

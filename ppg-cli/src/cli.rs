@@ -29,7 +29,7 @@ pub enum Command {
 pub enum MetricArg {
     /// Expected exposure loss of the groups.
     Eel,
-    /// Disparity of treatment ratio (two groups).
+    /// Disparity of treatment ratio (up to 16 groups; the paper's on two).
     Dtr,
     /// Expected exposure as TREC Fair Ranking 2020 scored it: normalised EE-L under
     /// --browse at --ee-level.

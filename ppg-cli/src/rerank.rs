@@ -270,7 +270,7 @@ fn dtr_sums(
     name: &str,
     groups: &[String],
 ) -> Result<()> {
-    let mut sums = [0.0f64; 2];
+    let mut sums = [0.0f64; ppg_core::objective::MAX_GROUPS];
     for ((&u, &g), &line) in utility.iter().zip(&query.group).zip(&query.lines) {
         let sum = &mut sums[usize::from(g)];
         *sum += u;

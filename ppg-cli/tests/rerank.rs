@@ -187,19 +187,27 @@ fn empty_file() {
 }
 
 #[test]
-fn more_than_two_groups_for_dtr() {
+fn more_than_sixteen_groups_for_dtr() {
+    let rows: String = (0..17).map(|g| format!("q\ti{g}\t{g}\tG{g}\n")).collect();
+    bad_input(
+        &format!("{HEADER}{rows}"),
+        &["--metric", "dtr"],
+        18,
+        "group \"G16\" is group number 17",
+    );
+    // Three groups are fine for DTR (the largest over the smallest ratio) and EEL.
     let content = format!("{HEADER}q\ta\t1\tA\nq\tb\t2\tB\nq\tc\t3\tC\n");
-    bad_input(&content, &["--metric", "dtr"], 4, "group \"C\"");
-    // EEL takes more groups.
     let dir = tempfile::tempdir().unwrap();
     let input = dir.path().join("input.tsv");
     std::fs::write(&input, &content).unwrap();
-    ppg()
-        .arg("rerank")
-        .arg(&input)
-        .args(["--metric", "eel"])
-        .assert()
-        .success();
+    for metric in ["dtr", "eel"] {
+        ppg()
+            .arg("rerank")
+            .arg(&input)
+            .args(["--metric", metric])
+            .assert()
+            .success();
+    }
 }
 
 #[test]

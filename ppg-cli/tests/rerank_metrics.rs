@@ -1,5 +1,6 @@
 //! `ppg rerank --metric ee|awrf`: the TREC Fair Ranking measures through the binary.
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
@@ -121,4 +122,75 @@ fn a_query_without_a_relevant_item_is_passed_through() {
         .assert()
         .success()
         .stderr(predicate::str::contains("0 skipped"));
+}
+
+/// DTR over any number of groups from its definition: the largest over the smallest
+/// exposure-per-utility ratio among the groups with utility, exposure `1/log2(r+1)` at
+/// rank `r` from 1 (`--rank-start zero`), summed over the sessions.
+fn dtr(rankings: &[Vec<&str>], utility: &HashMap<&str, f64>, group: &HashMap<&str, &str>) -> f64 {
+    let mut exposure: HashMap<&str, f64> = HashMap::new();
+    let mut wanted: HashMap<&str, f64> = HashMap::new();
+    for (item, &u) in utility {
+        *wanted.entry(group[item]).or_default() += u * rankings.len() as f64;
+    }
+    for ranking in rankings {
+        for (r, item) in ranking.iter().enumerate() {
+            *exposure.entry(group[item]).or_default() += 1.0 / ((r + 2) as f64).log2();
+        }
+    }
+    let ratios: Vec<f64> = wanted
+        .iter()
+        .filter(|(_, &u)| u > 0.0)
+        .map(|(g, u)| exposure[g] / u)
+        .collect();
+    let max = ratios.iter().cloned().fold(f64::MIN, f64::max);
+    let min = ratios.iter().cloned().fold(f64::MAX, f64::min);
+    max / min
+}
+
+#[test]
+fn dtr_over_three_groups_gets_no_worse() {
+    // Three groups, their utility and exposure far apart in the input order.
+    let mut input = String::from("qid\titem\tscore\tgroup\tlabel\n");
+    let rows = [
+        ("a1", 10.0, "A", 1.0),
+        ("a2", 9.0, "A", 0.0),
+        ("a3", 8.0, "A", 1.0),
+        ("b1", 7.0, "B", 2.0),
+        ("b2", 6.0, "B", 1.0),
+        ("c1", 5.0, "C", 3.0),
+        ("b3", 4.0, "B", 0.0),
+        ("c2", 3.0, "C", 2.0),
+        ("c3", 2.0, "C", 3.0),
+    ];
+    for (item, score, group, label) in rows {
+        input.push_str(&format!("q\t{item}\t{score}\t{group}\t{label}\n"));
+    }
+    let utility: HashMap<&str, f64> = rows.iter().map(|r| (r.0, r.3)).collect();
+    let group: HashMap<&str, &str> = rows.iter().map(|r| (r.0, r.2)).collect();
+    let sessions = 2;
+    let out = ppg()
+        .args(["rerank", "-", "--metric", "dtr", "--rank-start", "zero"])
+        .args(["--sessions", "2", "--seed", "3"])
+        .write_stdin(input)
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let mut rankings: Vec<Vec<&str>> = vec![Vec::new(); sessions];
+    for line in stdout.lines().skip(1) {
+        let f: Vec<&str> = line.split('\t').collect();
+        let session: usize = f[1].parse().unwrap();
+        rankings[session - 1].push(f[3]);
+    }
+    let order: Vec<&str> = rows.iter().map(|r| r.0).collect();
+    let before = dtr(&vec![order; sessions], &utility, &group);
+    let after = dtr(&rankings, &utility, &group);
+    assert!(rankings.iter().all(|r| r.len() == rows.len()));
+    assert!(before > 2.0, "the input is unfair: {before}");
+    assert!(
+        after >= 1.0 && after <= before + 1e-12,
+        "{before} -> {after}"
+    );
 }

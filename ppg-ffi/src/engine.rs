@@ -16,11 +16,11 @@ use crate::types::{ppg_method, ppg_metric, ppg_train_config, ObjectiveSpec};
 use bytemuck::Pod;
 use core::mem::{align_of, size_of, MaybeUninit};
 use ppg_core::objective::{
-    exposure, Awrf, AwrfCost, AwrfTarget, Dtr, Eel, ExpectedExposure, Measure, Mix, Ndcg,
-    RankStart, MAX_GROUPS,
+    exposure, Awrf, AwrfCost, AwrfTarget, Eel, ExpectedExposure, Measure, Mix, Ndcg, RankStart,
+    MAX_GROUPS,
 };
 use ppg_core::recipe::{
-    Cost, CostSpec, Metric, Outcome, Query as RecipeQuery, Recipe, Tables, Workspace,
+    AnyDtr, Cost, CostSpec, Metric, Outcome, Query as RecipeQuery, Recipe, Tables, Workspace,
 };
 use ppg_core::{Dims, Objective, PlackettLuce, Ppg, SamplerMode, TrainConfig, TrainReport};
 
@@ -238,7 +238,7 @@ impl<'a> Query<'a> {
         let ndcg = |discount| Ndcg::new(utility, spec.k, discount);
         match spec.metric {
             ppg_metric::Dtr => f(
-                &mut Dtr::new(utility, group, paper(tables, n, start).0)?,
+                &mut AnyDtr::new(utility, group, paper(tables, n, start).0)?,
                 group,
             ),
             ppg_metric::Eel => {
@@ -248,7 +248,7 @@ impl<'a> Query<'a> {
             ppg_metric::Ndcg => f(&mut ndcg(paper(tables, n, start).1)?, group),
             ppg_metric::DtrNdcgMix => {
                 let (exposure, discount) = paper(tables, n, start);
-                let dtr = Dtr::new(utility, group, exposure)?;
+                let dtr = AnyDtr::new(utility, group, exposure)?;
                 f(&mut Mix::new(dtr, ndcg(discount)?, spec.mix_weight)?, group)
             }
             ppg_metric::EelNdcgMix => {

@@ -859,3 +859,77 @@ fn a_rerank_the_objective_refuses_changes_nothing() {
     assert_eq!(mine, theirs);
     assert_eq!(rerank(e, &query, &dtr), rerank(twin, &query, &dtr));
 }
+
+/// DTR over three groups (issue 32, point 2): the built-in trains, evaluates and re-ranks
+/// with the largest over the smallest exposure-per-utility ratio, uncertified (no bound
+/// over more than two groups); seventeen groups stay CAPACITY.
+#[test]
+fn dtr_over_three_groups_trains_and_evaluates() {
+    use ppg_core::objective::{exposure, DtrGroups, RankStart};
+    let (_block, e) = engine(ppg_method::Ppg, ITEMS);
+    let (config, mut objective) = defaults();
+    objective.metric = ppg_metric::Dtr as u32;
+    let query = items(&[5, 9, 12, 5, 9, 12]);
+    let st = unsafe { ppg_engine_set_query(e, query.as_ptr(), ITEMS, SESSIONS) };
+    assert_eq!(st, ppg_status::Ok);
+    let input: Vec<u64> = (0..SESSIONS)
+        .flat_map(|_| query.iter().map(|i| i.id))
+        .collect();
+    let mut before = f64::NAN;
+    let st =
+        unsafe { ppg_engine_evaluate(e, &objective, input.as_ptr(), input.len(), &mut before) };
+    assert_eq!(st, ppg_status::Ok);
+    // The same ratio from the core's DtrGroups over the dense groups 0, 1, 2.
+    let utility: Vec<f64> = query.iter().map(|i| i.utility).collect();
+    let mut table = [0.0; ITEMS];
+    exposure::fill(RankStart::One, &mut table);
+    let dtr = DtrGroups::new(&utility, &[0, 1, 2, 0, 1, 2], &table).unwrap();
+    let rows: Vec<u16> = (0..SESSIONS).flat_map(|_| 0..ITEMS as u16).collect();
+    assert!((before - (dtr.ratio(&rows, SESSIONS) - 1.0)).abs() < 1e-12);
+    assert!(before > 0.1, "{before}");
+
+    let mut report = fresh_report();
+    let st = unsafe { ppg_engine_train_builtin(e, &config, &objective, &mut report) };
+    assert_eq!(st, ppg_status::Ok);
+    assert!(
+        report.best_cost <= before && !report.certified,
+        "{report:?}"
+    );
+    let mut best = [0u64; ITEMS * SESSIONS];
+    let mut cost = f64::NAN;
+    let st = unsafe { ppg_engine_best(e, best.as_mut_ptr(), best.len(), &mut cost) };
+    assert_eq!(st, ppg_status::Ok);
+    let mut value = f64::NAN;
+    let st = unsafe { ppg_engine_evaluate(e, &objective, best.as_ptr(), best.len(), &mut value) };
+    assert_eq!((st, value), (ppg_status::Ok, cost));
+
+    let mut out = [0u64; ITEMS * SESSIONS];
+    let mut report = fresh_report();
+    let st = unsafe {
+        ppg_engine_rerank(
+            e,
+            query.as_ptr(),
+            ITEMS,
+            SESSIONS,
+            &objective,
+            &config,
+            7,
+            out.as_mut_ptr(),
+            out.len(),
+            &mut report,
+        )
+    };
+    assert_eq!(st, ppg_status::Ok);
+    assert!(
+        report.best_cost <= before && !report.certified,
+        "{report:?}"
+    );
+
+    let groups: Vec<u32> = (0..17).collect();
+    let (_block, e) = engine(ppg_method::Ppg, 17);
+    let many = items(&groups);
+    let st = unsafe { ppg_engine_set_query(e, many.as_ptr(), many.len(), 1) };
+    assert_eq!(st, ppg_status::Ok);
+    let st = unsafe { ppg_engine_train_builtin(e, &config, &objective, ptr::null_mut()) };
+    assert_eq!(st, ppg_status::Capacity);
+}

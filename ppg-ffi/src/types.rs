@@ -56,8 +56,9 @@ pub enum ppg_gradient {
 #[repr(u32)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ppg_metric {
-    /// Disparity of treatment ratio minus 1 (0 is fair). Needs two groups, each with
-    /// a positive utility sum for a meaningful value.
+    /// Disparity of treatment ratio minus 1 (0 is fair): the paper's over two groups,
+    /// over 3 to 16 the largest over the smallest exposure-per-utility ratio. Needs two
+    /// groups with a positive utility sum for a meaningful value.
     Dtr = 0,
     /// Expected exposure loss (0 is optimal). Needs at least two groups.
     Eel = 1,

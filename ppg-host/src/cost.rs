@@ -2,7 +2,7 @@
 //! they read, and the metrics the evaluation reports.
 
 use ppg_core::objective::{
-    exposure, Awrf, Browse, Dtr, Eel, ExpectedExposure, Level, Measure, Ndcg, RankStart,
+    exposure, Awrf, Browse, Dtr, DtrGroups, Eel, ExpectedExposure, Level, Measure, Ndcg, RankStart,
 };
 
 pub use ppg_core::recipe::{Cost, CostSpec, Metric};
@@ -11,7 +11,10 @@ pub use ppg_core::recipe::{Cost, CostSpec, Metric};
 /// the rule `ppg rerank`'s reader and the Python package apply.
 pub fn max_groups(metric: Metric) -> (usize, &'static str) {
     match metric {
-        Metric::Dtr => (2, "DTR compares two groups"),
+        Metric::Dtr => (
+            ppg_core::objective::MAX_GROUPS,
+            "DTR takes at most 16 groups",
+        ),
         Metric::Eel => (
             ppg_core::objective::MAX_GROUPS,
             "EEL takes at most 16 groups",
@@ -135,7 +138,10 @@ pub fn evaluate(
     tables: &Tables,
 ) -> Result<Eval, ppg_core::Error> {
     let fairness = match metric {
-        Metric::Dtr => Dtr::new(label, group, &tables.exposure)?.ratio(ranking, sessions),
+        Metric::Dtr if group.iter().all(|&g| g <= 1) => {
+            Dtr::new(label, group, &tables.exposure)?.ratio(ranking, sessions)
+        }
+        Metric::Dtr => DtrGroups::new(label, group, &tables.exposure)?.ratio(ranking, sessions),
         Metric::Eel => Eel::new(label, group, 2, &tables.exposure)?.value(ranking, sessions),
         Metric::Ee => ExpectedExposure::new(
             label,

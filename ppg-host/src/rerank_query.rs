@@ -156,7 +156,7 @@ pub fn exact(
         });
     }
     let shape = match (spec.metric, spec.ndcg) {
-        (Metric::Dtr, None) => {
+        (Metric::Dtr, None) if group_s.iter().all(|&g| g <= 1) => {
             let mut sums = [0.0; 2];
             for (&u, &g) in utility_s.iter().zip(&group_s) {
                 sums[usize::from(g != 0)] += u;

@@ -4,8 +4,9 @@
 
 use numpy::{PyArray1, PyReadonlyArray1};
 use ppg_core::objective::{
-    Awrf, AwrfCost, AwrfTarget, Browse, Dtr, Eel, ExpectedExposure, Level, Measure, Ndcg,
+    Awrf, AwrfCost, AwrfTarget, Browse, Eel, ExpectedExposure, Level, Measure, Ndcg,
 };
+use ppg_core::recipe::AnyDtr;
 use ppg_host::cost::Tables;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -55,7 +56,7 @@ pub fn dtr(
 ) -> PyResult<f64> {
     let (ranking, utility) = slices(&ranking, &utility)?;
     let t = tables(utility.len(), rank_start)?;
-    let dtr = Dtr::new(utility, group.as_slice()?, &t.exposure)
+    let dtr = AnyDtr::new(utility, group.as_slice()?, &t.exposure)
         .map_err(|e| refused("utility or groups", e))?;
     Ok(dtr.ratio(ranking, sessions))
 }
@@ -227,7 +228,7 @@ pub fn many<'py>(
             "eel" => Eel::new(u, g, levels, &t.exposure)
                 .map_err(refused)?
                 .value(ranking, s),
-            "dtr" => Dtr::new(u, g, &t.exposure)
+            "dtr" => AnyDtr::new(u, g, &t.exposure)
                 .map_err(refused)?
                 .ratio(ranking, s),
             "ndcg" => Ndcg::new(u, k, &t.discount)

@@ -25,7 +25,7 @@ G = np.array([0, 0, 1, 1, 0, 1])
         (dict(utility=U, groups=G, score=U[:4]), ValueError, "score"),
         (dict(utility=np.zeros(0), groups=np.zeros(0, dtype=int)), ValueError, "utility"),
         (dict(utility=np.ones(65_536), groups=np.arange(65_536) % 2), ValueError, "utility"),
-        (dict(utility=U, groups=G + 1, metric="dtr"), ValueError, "groups"),
+        (dict(utility=U, groups=G + 15, metric="dtr"), ValueError, "groups"),
         (dict(utility=U, groups=np.array([0, 1, 2, 3, 4, 16])), ValueError, "groups"),
         (dict(utility=-U, groups=G, metric="dtr"), ValueError, "utility"),
         (dict(utility=U, groups=G, metric="ndcg"), ValueError, "metric"),
@@ -148,7 +148,7 @@ def test_metrics_refuse_bad_input():
     with pytest.raises(TypeError, match="^ranking"):
         ppg.metrics.ndcg(np.arange(6.0), U)
     with pytest.raises(ValueError, match="^groups"):
-        ppg.metrics.dtr(np.arange(6), U, G + 1)
+        ppg.metrics.dtr(np.arange(6), U, G + 15)
     with pytest.raises(ValueError, match="^k"):
         ppg.metrics.ndcg(np.arange(6), U, k=0)
 
@@ -160,7 +160,7 @@ def test_metrics_refuse_bad_input():
         (lambda df: df, dict(score="grade"), ValueError, "score"),
         (lambda df: df.assign(score=df["score"].where(df.index != 7)), {}, ValueError, "score"),
         (lambda df: df.assign(label="high"), {}, TypeError, "utility"),
-        (lambda df: df.assign(group=df.index % 3), dict(metric="dtr"), ValueError, "group"),
+        (lambda df: df.assign(group=df.index % 17), dict(metric="dtr"), ValueError, "group"),
         (lambda df: df.assign(group=df.index % 17), {}, ValueError, "group"),
         (lambda df: df.assign(item="same"), {}, ValueError, "item"),
         (lambda df: df.assign(label=-df["label"]), dict(metric="dtr"), ValueError, "utility"),

@@ -95,6 +95,25 @@ impl<'a> DtrGroups<'a> {
         })
     }
 
+    /// Whether DTR means anything for the list (the protocol's valid-query filter, as
+    /// [`Dtr::valid`](super::Dtr::valid) on two groups): utilities finite and `>= 0`,
+    /// group ids below [`MAX_GROUPS`], and at least two groups with a positive, finite
+    /// utility sum.
+    pub fn valid(utility: &[f64], group: &[u8]) -> bool {
+        if utility.is_empty()
+            || utility.len() != group.len()
+            || group.iter().any(|&g| usize::from(g) >= MAX_GROUPS)
+            || utility.iter().any(|&u| !(u.is_finite() && u >= 0.0))
+        {
+            return false;
+        }
+        let mut sums = [0.0f64; MAX_GROUPS];
+        for (&u, &g) in utility.iter().zip(group) {
+            sums[usize::from(g)] += u;
+        }
+        sums.iter().all(|s| s.is_finite()) && sums.iter().filter(|&&s| s > 0.0).count() >= 2
+    }
+
     /// The utility of each group in one list (0 for an absent group).
     pub fn utilities(&self) -> &[f64; MAX_GROUPS] {
         &self.utility
@@ -131,6 +150,19 @@ impl Objective for DtrGroups<'_> {
 mod tests {
     use super::*;
     use crate::objective::{exposure, Dtr, RankStart};
+
+    #[test]
+    fn valid_needs_two_groups_with_utility() {
+        assert!(DtrGroups::valid(&[1.0, 0.0, 2.0], &[0, 1, 2]));
+        assert!(!DtrGroups::valid(&[1.0, 0.0, 0.0], &[0, 1, 2]));
+        assert!(!DtrGroups::valid(&[1.0, 1.0], &[0, 16]));
+        assert!(!DtrGroups::valid(&[1.0, -1.0, 3.0], &[0, 1, 2]));
+        assert!(!DtrGroups::valid(&[1.0, f64::NAN, 3.0], &[0, 1, 2]));
+        assert!(!DtrGroups::valid(&[], &[]));
+        for (u, g) in [([1.0, 0.0, 2.0], [0, 0, 1]), ([1.0, 0.0, 0.0], [0, 1, 1])] {
+            assert_eq!(DtrGroups::valid(&u, &g), Dtr::valid(&u, &g));
+        }
+    }
 
     #[test]
     fn equals_the_two_group_dtr() {

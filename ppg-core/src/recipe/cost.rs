@@ -3,15 +3,17 @@
 //! NDCG term.
 
 use crate::objective::{
-    Awrf, AwrfCost, AwrfTarget, Browse, Dtr, Eel, ExpectedExposure, Level, LowerBound, Measure,
-    Mix, Ndcg, MAX_GROUPS,
+    Awrf, AwrfCost, AwrfTarget, Browse, Dtr, DtrGroups, Eel, ExpectedExposure, Level, LowerBound,
+    Measure, Mix, Ndcg, MAX_GROUPS,
 };
 use crate::{Error, Objective};
 
 /// A fairness metric: the paper's two and TREC Fair Ranking's.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Metric {
-    /// Disparity of treatment ratio (reported as the ratio, optimised as ratio - 1).
+    /// Disparity of treatment ratio (reported as the ratio, optimised as ratio - 1): the
+    /// paper's [`Dtr`] over the group ids 0 and 1, [`DtrGroups`] (the largest over the
+    /// smallest exposure-per-utility ratio) over up to [`MAX_GROUPS`].
     Dtr,
     /// Expected exposure loss.
     Eel,
@@ -39,7 +41,8 @@ impl Metric {
     /// filter).
     pub fn valid(self, utility: &[f64], group: &[u8]) -> bool {
         match self {
-            Metric::Dtr => Dtr::valid(utility, group),
+            Metric::Dtr if two_groups(group) => Dtr::valid(utility, group),
+            Metric::Dtr => DtrGroups::valid(utility, group),
             Metric::Eel => Eel::valid(group),
             Metric::Ee => ExpectedExposure::valid(utility, Level::Group),
             Metric::Awrf => utility.iter().any(|&y| y > 0.0),
@@ -139,15 +142,73 @@ pub fn awrf<'a>(
     Awrf::new(utility, group, target, attention, AwrfCost::Product)
 }
 
+/// Whether DTR over `group` is the paper's two-group [`Dtr`] (ids 0 and 1 only), whose
+/// results and exact bound stay as they were; otherwise [`DtrGroups`].
+fn two_groups(group: &[u8]) -> bool {
+    group.iter().all(|&g| g <= 1)
+}
+
+/// DTR over two groups (with its exact bound) or over more (no bound: the exact one over
+/// groups, `ppg-lab`'s `bound_groups`, allocates).
+#[derive(Debug)]
+pub enum AnyDtr<'a> {
+    /// Group ids 0 and 1.
+    Two(Dtr<'a>),
+    /// Up to [`MAX_GROUPS`] groups.
+    Groups(DtrGroups<'a>),
+}
+
+impl<'a> AnyDtr<'a> {
+    /// DTR of `utility`'s list: the paper's [`Dtr`] over ids 0 and 1, else
+    /// [`DtrGroups`].
+    ///
+    /// # Errors
+    /// As [`Dtr::new`] and [`DtrGroups::new`] (a group id of [`MAX_GROUPS`] or more is
+    /// [`Error::Capacity`]).
+    pub fn new(utility: &[f64], group: &'a [u8], exposure: &'a [f64]) -> Result<Self, Error> {
+        Ok(if two_groups(group) {
+            AnyDtr::Two(Dtr::new(utility, group, exposure)?)
+        } else {
+            AnyDtr::Groups(DtrGroups::new(utility, group, exposure)?)
+        })
+    }
+
+    /// The DTR of `ranking` (at least 1; 1 when degenerate; NaN when malformed), as
+    /// [`Dtr::ratio`] and [`DtrGroups::ratio`].
+    pub fn ratio(&self, ranking: &[u16], sessions: usize) -> f64 {
+        match self {
+            AnyDtr::Two(c) => c.ratio(ranking, sessions),
+            AnyDtr::Groups(c) => c.ratio(ranking, sessions),
+        }
+    }
+}
+
+impl Objective for AnyDtr<'_> {
+    fn cost(&mut self, ranking: &[u16], sessions: usize) -> f64 {
+        match self {
+            AnyDtr::Two(c) => c.cost(ranking, sessions),
+            AnyDtr::Groups(c) => c.cost(ranking, sessions),
+        }
+    }
+
+    /// The two-group DTR's exact optimum; none over more groups.
+    fn lower_bound(&self, sessions: usize, work: &mut [f64]) -> Option<LowerBound> {
+        match self {
+            AnyDtr::Two(c) => c.lower_bound(sessions, work),
+            AnyDtr::Groups(_) => None,
+        }
+    }
+}
+
 /// A built cost, borrowing the query's arrays.
 #[derive(Debug)]
 pub enum Cost<'a> {
     /// DTR alone.
-    Dtr(Dtr<'a>),
+    Dtr(AnyDtr<'a>),
     /// EEL alone.
     Eel(Eel<'a>),
     /// DTR plus an NDCG term.
-    DtrNdcg(Mix<Dtr<'a>, Ndcg<'a>>),
+    DtrNdcg(Mix<AnyDtr<'a>, Ndcg<'a>>),
     /// EEL plus an NDCG term.
     EelNdcg(Mix<Eel<'a>, Ndcg<'a>>),
     /// Expected exposure, normalised EE-L.
@@ -178,12 +239,12 @@ impl<'a> Cost<'a> {
     ) -> Result<Self, Error> {
         let ndcg = |k: usize| Ndcg::new(utility, k, tables.discount);
         Ok(match (spec.metric, spec.ndcg) {
-            (Metric::Dtr, None) => Cost::Dtr(Dtr::new(utility, group, tables.exposure)?),
+            (Metric::Dtr, None) => Cost::Dtr(AnyDtr::new(utility, group, tables.exposure)?),
             (Metric::Eel, None) => {
                 Cost::Eel(Eel::new(utility, group, spec.levels, tables.exposure)?)
             }
             (Metric::Dtr, Some((w, k))) => Cost::DtrNdcg(Mix::new(
-                Dtr::new(utility, group, tables.exposure)?,
+                AnyDtr::new(utility, group, tables.exposure)?,
                 ndcg(k)?,
                 w,
             )?),
@@ -222,7 +283,8 @@ impl Objective for Cost<'_> {
         }
     }
 
-    /// DTR's and EEL's exact optimum; a mix, expected exposure and AWRF give none.
+    /// DTR's (two groups) and EEL's exact optimum; a mix, expected exposure and AWRF give
+    /// none.
     fn lower_bound(&self, sessions: usize, work: &mut [f64]) -> Option<LowerBound> {
         match self {
             Cost::Dtr(c) => c.lower_bound(sessions, work),
@@ -234,5 +296,38 @@ impl Objective for Cost<'_> {
             | Cost::Awrf(_)
             | Cost::AwrfNdcg(_) => None,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::objective::{exposure, RankStart};
+
+    #[test]
+    fn dtr_is_the_papers_on_two_groups_and_dtr_groups_beyond() {
+        let mut table = [0.0; 6];
+        exposure::fill(RankStart::One, &mut table);
+        let utility = [3.0, 1.0, 2.0, 2.0, 1.0, 1.0];
+        let ranking = [5u16, 4, 3, 2, 1, 0, 0, 1, 2, 3, 4, 5];
+        let two = [0, 1, 0, 1, 0, 1];
+        let dtr = AnyDtr::new(&utility, &two, &table).unwrap();
+        assert!(matches!(dtr, AnyDtr::Two(_)));
+        let paper = Dtr::new(&utility, &two, &table).unwrap();
+        assert_eq!(dtr.ratio(&ranking, 2), paper.ratio(&ranking, 2));
+        assert!(dtr.lower_bound(2, &mut [0.0; 7]).is_some());
+
+        let three = [0, 1, 2, 1, 0, 2];
+        let dtr = AnyDtr::new(&utility, &three, &table).unwrap();
+        let groups = DtrGroups::new(&utility, &three, &table).unwrap();
+        assert_eq!(dtr.ratio(&ranking, 2), groups.ratio(&ranking, 2));
+        assert!(dtr.ratio(&ranking, 2) > 1.0);
+        assert!(dtr.lower_bound(2, &mut [0.0; 7]).is_none());
+        assert!(matches!(
+            AnyDtr::new(&utility, &[0, 1, 2, 3, 4, 16], &table),
+            Err(Error::Capacity { .. })
+        ));
+        assert!(Metric::Dtr.valid(&utility, &three));
+        assert!(!Metric::Dtr.valid(&[1.0, 0.0, 0.0], &[0, 1, 2]));
     }
 }

@@ -18,7 +18,7 @@
 
 pub mod cost;
 
-pub use cost::{Cost, CostSpec, Metric, Tables};
+pub use cost::{AnyDtr, Cost, CostSpec, Metric, Tables};
 
 use crate::objective::{LowerBound, Stoppable};
 use crate::{Error, Objective, Ppg, TrainConfig, TrainReport};

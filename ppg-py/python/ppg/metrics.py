@@ -70,9 +70,10 @@ def eel(ranking: Any, utility: Any, groups: Any, *, levels: int = 2, rank_start:
 
 
 def dtr(ranking: Any, utility: Any, groups: Any, *, rank_start: str = "one") -> float:
-    """Disparity of treatment ratio of two groups (0 and 1): the larger exposure-per-utility
-    ratio over the smaller, over all sessions; 1 is fair (and degenerate cases)."""
-    u, g = _inputs(utility, groups, 2, "DTR compares two groups")
+    """Disparity of treatment ratio: the largest exposure-per-utility ratio over the
+    smallest among the groups with utility (the paper's DTR on groups 0 and 1; up to
+    16 groups), over all sessions; 1 is fair (and degenerate cases)."""
+    u, g = _inputs(utility, groups, _ppg.MAX_GROUPS, f"DTR takes at most {_ppg.MAX_GROUPS} groups")
     r, sessions = _ranking(ranking, len(u))
     return _ppg.dtr(r, sessions, u, g, rank_start)
 
@@ -161,8 +162,7 @@ def frame(
         raise ValueError("df: no rows")
     codes, names = pd.factorize(q, sort=False)
     g_codes, g_names = pd.factorize(g_values, sort=False)
-    limit = 2 if metric == "dtr" else _ppg.MAX_GROUPS
-    if metric != "ndcg" and len(g_names) > limit:
+    if metric != "ndcg" and len(g_names) > _ppg.MAX_GROUPS:
         raise ValueError(f"group: column {group!r} has {len(g_names)} groups: {_checks.group_limit(metric)[1]}")
     if rank in df.columns:
         position = _checks.numbers(df[rank].to_numpy(), "rank", labels=labels)
