@@ -280,6 +280,10 @@ type TrainReport struct {
 	BoundExact bool
 	Bound      float64 // NaN without a bound
 	Gap        float64 // NaN without a bound
+	// PassedThrough (Rerank only): the objective has no value for the query (AWRF or
+	// group-level expected exposure without an item of utility > 0); its input ranking
+	// was returned untrained, BestCost NaN, as ppg rerank passes such a query through.
+	PassedThrough bool
 }
 
 // newReport is a report prepared for a training call (its struct_size set).
@@ -301,6 +305,8 @@ func report(r C.ppg_train_report) TrainReport {
 		BoundExact: bool(r.bound_exact),
 		Bound:      float64(r.bound),
 		Gap:        float64(r.gap),
+
+		PassedThrough: bool(r.passed_through),
 	}
 }
 
