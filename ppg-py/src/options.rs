@@ -134,7 +134,7 @@ impl Options {
     ///
     /// # Errors
     /// `ValueError` naming `browse` for an unknown model, `browse_patience` or
-    /// `cascade_utility` for one out of range.
+    /// `cascade_utility` for a value out of range.
     fn browse(&self) -> PyResult<Browse> {
         let model = match self.browse.as_str() {
             "cascade" => Browse::Cascade {
@@ -152,9 +152,15 @@ impl Options {
                 ))
             }
         };
-        model
-            .checked()
-            .map_err(|e| bad("browse_patience or cascade_utility", e))
+        // The patience alone first, so that the message names the argument out of range.
+        let patience = Browse::Rbp {
+            patience: self.browse_patience,
+        };
+        let argument = match patience.checked() {
+            Ok(_) => "cascade_utility",
+            Err(_) => "browse_patience",
+        };
+        model.checked().map_err(|e| bad(argument, e))
     }
 
     /// Where the exposure's rank count starts.
