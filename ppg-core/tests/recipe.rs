@@ -354,3 +354,76 @@ fn expected_exposure_and_awrf_run_in_lent_memory() {
         })
     );
 }
+
+/// DTR's optimum rankings ([`Objective::optimum`]): the recipe scores them first and, where
+/// the bound is exact, trains no epoch; the answer costs the bound, keeps each group's
+/// starting order, and with the intra-group constraint still keeps it. EEL trains as before.
+#[test]
+fn two_group_dtr_starts_from_its_optimum_and_trains_no_epoch() {
+    let mut rng = TestRng(29);
+    let dims = Dims::new(12, 4, 16);
+    let mut mem = memory(dims);
+    let mut engine = Ppg::new(&mut mem, dims, 0).unwrap();
+    let (mut from_optimum, mut eel_trained) = (0, 0);
+    for case in 0..30 {
+        let n = 4 + case % 9;
+        let (score, label, group) = query(&mut rng, n);
+        for sessions in [1, 4] {
+            let q = Query {
+                score: &score,
+                utility: &label,
+                group: &group,
+                sessions,
+                seed: case as u64,
+            };
+            let mut order = vec![0; n];
+            ranking_by(&score, &mut order).unwrap();
+            for intra in [false, true] {
+                let recipe = Recipe {
+                    intra,
+                    ..Recipe::recommended()
+                };
+                let dtr = CostSpec::new(Metric::Dtr, 5, None);
+                let run = rerank(&mut engine, case as u64, &q, &dtr, &recipe);
+                let (report, bound) = (run.outcome.report.unwrap(), run.outcome.bound.unwrap());
+                assert!(
+                    bound.exact,
+                    "case {case}: n = {n} is within the search's budget"
+                );
+                assert!(run.outcome.certified, "case {case}, {sessions} sessions");
+                assert!(run.outcome.after <= bound.value + 1e-8);
+                if report.epochs == 0 {
+                    from_optimum += 1;
+                }
+                // Each group's items in their starting order, in every session.
+                for block in run.rankings.chunks_exact(n) {
+                    for g in [0, 1] {
+                        let start: Vec<u16> = order
+                            .iter()
+                            .copied()
+                            .filter(|&r| group[usize::from(r)] == g)
+                            .collect();
+                        let here: Vec<u16> = block
+                            .iter()
+                            .copied()
+                            .filter(|&r| group[usize::from(r)] == g)
+                            .collect();
+                        assert_eq!(here, start, "case {case}, group {g}");
+                    }
+                }
+            }
+            let eel = CostSpec::new(Metric::Eel, 5, None);
+            let run = rerank(&mut engine, case as u64, &q, &eel, &Recipe::recommended());
+            if run.outcome.report.unwrap().epochs > 0 {
+                eel_trained += 1;
+            }
+        }
+    }
+    // Every DTR query is answered without an epoch (an optimal input is scored first).
+    assert_eq!(
+        from_optimum,
+        30 * 2 * 2,
+        "DTR queries answered from the optimum"
+    );
+    assert!(eel_trained > 0, "EEL offers no optimum rankings: it trains");
+}

@@ -351,17 +351,18 @@ impl Search<'_, '_> {
         while up < last && self.child(r, m, up, x).1 < self.centre {
             up += 1;
         }
-        let mut down = up.checked_sub(1).filter(|&d| d >= first);
-        let mut next_up = Some(up);
+        // Each side's next child and its bound, computed once: a visit changes neither.
+        let bound_of = |search: &Self, c: usize| {
+            let (lo, hi) = search.child(r, m, c, x);
+            (c, search.lower(lo, hi))
+        };
+        let mut up_next = Some(bound_of(self, up));
+        let mut down_next = up
+            .checked_sub(1)
+            .filter(|&d| d >= first)
+            .map(|d| bound_of(self, d));
         loop {
-            let bound_of = |c: Option<usize>| {
-                c.map(|c| {
-                    let (lo, hi) = self.child(r, m, c, x);
-                    (c, self.lower(lo, hi))
-                })
-            };
-            let (bu, bd) = (bound_of(next_up), bound_of(down));
-            let (take_up, (c, bound)) = match (bu, bd) {
+            let (take_up, (c, bound)) = match (up_next, down_next) {
                 (Some(a), Some(b)) if a.1 <= b.1 => (true, a),
                 (Some(_), Some(b)) => (false, b),
                 (Some(a), None) => (true, a),
@@ -376,9 +377,12 @@ impl Search<'_, '_> {
             self.record(r, c);
             self.visit(r + 1, m - c, x + c as f64 * self.exposure[r]);
             if take_up {
-                next_up = (c < last).then_some(c + 1);
+                up_next = (c < last).then(|| bound_of(self, c + 1));
             } else {
-                down = c.checked_sub(1).filter(|&d| d >= first);
+                down_next = c
+                    .checked_sub(1)
+                    .filter(|&d| d >= first)
+                    .map(|d| bound_of(self, d));
             }
         }
     }

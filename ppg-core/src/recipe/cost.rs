@@ -198,6 +198,19 @@ impl Objective for AnyDtr<'_> {
             AnyDtr::Groups(_) => None,
         }
     }
+
+    /// The two-group DTR's optimum rankings; none over more groups.
+    fn optimum(
+        &self,
+        sessions: usize,
+        work: &mut [f64],
+        out: &mut [u16],
+    ) -> Option<(LowerBound, bool)> {
+        match self {
+            AnyDtr::Two(c) => c.optimum(sessions, work, out),
+            AnyDtr::Groups(_) => None,
+        }
+    }
 }
 
 /// A built cost, borrowing the query's arrays.
@@ -295,6 +308,19 @@ impl Objective for Cost<'_> {
             | Cost::EeNdcg(_)
             | Cost::Awrf(_)
             | Cost::AwrfNdcg(_) => None,
+        }
+    }
+
+    /// DTR's optimum rankings (two groups); EEL's bound alone ([`Objective::optimum`]).
+    fn optimum(
+        &self,
+        sessions: usize,
+        work: &mut [f64],
+        out: &mut [u16],
+    ) -> Option<(LowerBound, bool)> {
+        match self {
+            Cost::Dtr(c) => c.optimum(sessions, work, out),
+            _ => self.lower_bound(sessions, work).map(|b| (b, false)),
         }
     }
 }
