@@ -406,7 +406,7 @@ impl<'a> Ppg<'a> {
     }
 
     /// [`Ppg::train`], but where the objective also gives rankings that reach its bound
-    /// ([`Objective::optimum`]: the built-in two-group DTR) and they keep the frozen pairs'
+    /// ([`Objective::optimum`]: the built-in two-group DTR and EEL) and they keep the frozen pairs'
     /// order, they are scored first, and when certified no epoch is trained: the
     /// recommended recipe's training ([`crate::recipe`]).
     ///

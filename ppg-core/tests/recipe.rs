@@ -355,16 +355,17 @@ fn expected_exposure_and_awrf_run_in_lent_memory() {
     );
 }
 
-/// DTR's optimum rankings ([`Objective::optimum`]): the recipe scores them first and, where
-/// the bound is exact, trains no epoch; the answer costs the bound, keeps each group's
-/// starting order, and with the intra-group constraint still keeps it. EEL trains as before.
+/// DTR's and EEL's optimum rankings ([`Objective::optimum`]): the recipe scores them first
+/// and, where the bound is exact, trains no epoch; DTR's answer costs the bound, keeps each
+/// group's starting order, and with the intra-group constraint still keeps it; EEL's keep
+/// every position's grade.
 #[test]
-fn two_group_dtr_starts_from_its_optimum_and_trains_no_epoch() {
+fn dtr_and_eel_start_from_their_optimum_and_train_no_epoch() {
     let mut rng = TestRng(29);
     let dims = Dims::new(12, 4, 16);
     let mut mem = memory(dims);
     let mut engine = Ppg::new(&mut mem, dims, 0).unwrap();
-    let (mut from_optimum, mut eel_trained) = (0, 0);
+    let (mut from_optimum, mut eel_from_optimum) = (0, 0);
     for case in 0..30 {
         let n = 4 + case % 9;
         let (score, label, group) = query(&mut rng, n);
@@ -412,10 +413,19 @@ fn two_group_dtr_starts_from_its_optimum_and_trains_no_epoch() {
                     }
                 }
             }
+            // EEL's optimum rankings keep every position's grade (labels are 0/1 here):
+            // the merit order's labels, session after session.
             let eel = CostSpec::new(Metric::Eel, 5, None);
             let run = rerank(&mut engine, case as u64, &q, &eel, &Recipe::recommended());
-            if run.outcome.report.unwrap().epochs > 0 {
-                eel_trained += 1;
+            let mut merit = label.clone();
+            merit.sort_by(|a, b| b.total_cmp(a));
+            if run.outcome.report.unwrap().epochs == 0 && run.outcome.after < run.outcome.before {
+                eel_from_optimum += 1;
+                assert!(run.outcome.certified);
+                for block in run.rankings.chunks_exact(n) {
+                    let labels: Vec<f64> = block.iter().map(|&r| label[usize::from(r)]).collect();
+                    assert_eq!(labels, merit, "case {case}, {sessions} sessions");
+                }
             }
         }
     }
@@ -425,5 +435,8 @@ fn two_group_dtr_starts_from_its_optimum_and_trains_no_epoch() {
         30 * 2 * 2,
         "DTR queries answered from the optimum"
     );
-    assert!(eel_trained > 0, "EEL offers no optimum rankings: it trains");
+    assert!(
+        eel_from_optimum > 10,
+        "EEL answered from its optimum: {eel_from_optimum}"
+    );
 }

@@ -76,10 +76,8 @@ pub trait Objective {
     /// certifying training call scores them before its first epoch and, when they are
     /// certified, trains none. `work` is memory the engine lends (at least [`OPTIMUM_WORK`]
     /// values per item, and 4 more). By default the bound alone (a black box knows no
-    /// rankings); the built-in two-group DTR builds them from its bound's search
-    /// ([`bound::witness`]). EEL gives its bound but not these rankings: at a cost within
-    /// the bound's tolerance of them, PPG's rankings stay nearer the input (TREC 2020, true
-    /// labels, one session: NDCG@10 0.9856 against 0.9780).
+    /// rankings); the built-in two-group DTR and EEL build them from their bound's search
+    /// ([`bound::witness`]; EEL's keep every position's grade, [`Eel`]).
     fn optimum(
         &self,
         sessions: usize,

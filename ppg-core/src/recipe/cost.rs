@@ -311,7 +311,7 @@ impl Objective for Cost<'_> {
         }
     }
 
-    /// DTR's optimum rankings (two groups); EEL's bound alone ([`Objective::optimum`]).
+    /// DTR's and EEL's optimum rankings (two groups; [`Objective::optimum`]).
     fn optimum(
         &self,
         sessions: usize,
@@ -320,6 +320,7 @@ impl Objective for Cost<'_> {
     ) -> Option<(LowerBound, bool)> {
         match self {
             Cost::Dtr(c) => c.optimum(sessions, work, out),
+            Cost::Eel(c) => c.optimum(sessions, work, out),
             _ => self.lower_bound(sessions, work).map(|b| (b, false)),
         }
     }
