@@ -417,6 +417,26 @@ fn dtr_and_eel_start_from_their_optimum_and_train_no_epoch() {
             // the merit order's labels, session after session.
             let eel = CostSpec::new(Metric::Eel, 5, None);
             let run = rerank(&mut engine, case as u64, &q, &eel, &Recipe::recommended());
+            // Whichever group is called 0, the same rankings (each door names groups in
+            // its own order).
+            let swapped: Vec<u8> = group.iter().map(|&g| 1 - g).collect();
+            let q_swapped = Query {
+                group: &swapped,
+                ..q
+            };
+            for spec in [eel, CostSpec::new(Metric::Dtr, 5, None)] {
+                let one = rerank(&mut engine, case as u64, &q, &spec, &Recipe::recommended());
+                let other = rerank(
+                    &mut engine,
+                    case as u64,
+                    &q_swapped,
+                    &spec,
+                    &Recipe::recommended(),
+                );
+                if one.outcome.report.unwrap().epochs == 0 {
+                    assert_eq!(one.rankings, other.rankings, "case {case}, {spec:?}");
+                }
+            }
             let mut merit = label.clone();
             merit.sort_by(|a, b| b.total_cmp(a));
             if run.outcome.report.unwrap().epochs == 0 && run.outcome.after < run.outcome.before {

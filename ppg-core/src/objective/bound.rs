@@ -481,6 +481,23 @@ pub fn witness(
     order: &mut [u16],
     out: &mut [u16],
 ) -> Result<(), BoundError> {
+    witness_as(counts, group, |g| g == 0, key, sessions, order, out)
+}
+
+/// [`witness`] with the items whose group `first` accepts in the role of group 0: a caller
+/// that searched the count vectors of another group ([`solve`] from that group's side).
+///
+/// # Errors
+/// As [`witness`].
+pub fn witness_as(
+    counts: &[u32],
+    group: &[u8],
+    first: impl Fn(u8) -> bool,
+    key: &[f64],
+    sessions: usize,
+    order: &mut [u16],
+    out: &mut [u16],
+) -> Result<(), BoundError> {
     let n = group.len();
     if counts.len() != n
         || key.len() != n
@@ -490,7 +507,7 @@ pub fn witness(
     {
         return Err(BoundError::Scratch);
     }
-    let k = group.iter().filter(|&&g| g == 0).count();
+    let k = group.iter().filter(|&&g| first(g)).count();
     let dealt: u64 = counts.iter().map(|&c| u64::from(c)).sum();
     if sessions == 0
         || counts.iter().any(|&c| c as usize > sessions)
@@ -505,8 +522,8 @@ pub fn witness(
     // unstable sort is deterministic.
     order.sort_unstable_by(|&a, &b| {
         let (a, b) = (usize::from(a), usize::from(b));
-        (group[a] != 0)
-            .cmp(&(group[b] != 0))
+        (!first(group[a]))
+            .cmp(&!first(group[b]))
             .then(key[b].total_cmp(&key[a]))
             .then(a.cmp(&b))
     });

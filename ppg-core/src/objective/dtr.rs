@@ -152,7 +152,7 @@ impl Objective for Dtr<'_> {
                 exact: true,
             });
         }
-        let b = self.solve(sessions, work, None)?;
+        let b = self.solve(sessions, work, None, false)?;
         Some(LowerBound {
             value: b.lower - 1.0,
             exact: b.exact,
@@ -179,14 +179,19 @@ impl Objective for Dtr<'_> {
         let order = &mut bytemuck::must_cast_slice_mut::<f64, u16>(rest)[..n];
         let (walk, best) = bytemuck::must_cast_slice_mut::<f64, u32>(counts).split_at_mut(n);
         let counts = bound::Counts { walk, best };
-        let b = self.solve(sessions, prefix, Some(counts))?;
+        // The search runs from the side of item 0's group, so that the rankings do not
+        // depend on which group is called 0 (each door names groups in its own order).
+        let first = self.group.first().is_some_and(|&g| g != 0);
+        let b = self.solve(sessions, prefix, Some(counts), first)?;
         let bound = LowerBound {
             value: b.lower - 1.0,
             exact: b.exact,
         };
         // Equal keys: each group's items in id order.
         key.fill(0.0);
-        let found = b.exact && bound::witness(best, self.group, key, sessions, order, out).is_ok();
+        let side = |g: u8| (g != 0) == first;
+        let found =
+            b.exact && bound::witness_as(best, self.group, side, key, sessions, order, out).is_ok();
         Some((bound, found))
     }
 }
@@ -197,17 +202,19 @@ impl Dtr<'_> {
         self.utility[0] > 0.0 && self.utility[1] > 0.0
     }
 
-    /// The bound's search at [`bound::CERTIFY_BUDGET`] nodes, the best count vector into
-    /// `counts` when given.
+    /// The bound's search at [`bound::CERTIFY_BUDGET`] nodes over the placements of group
+    /// 0, or of group 1 with `flip`, the best count vector into `counts` when given.
     fn solve(
         &self,
         sessions: usize,
         prefix: &mut [f64],
         counts: Option<bound::Counts<'_>>,
+        flip: bool,
     ) -> Option<bound::Bound> {
-        let group0 = self.group.iter().filter(|&&g| g == 0).count();
+        let group0 = self.group.iter().filter(|&&g| (g != 0) == flip).count();
+        let [u0, u1] = self.utility;
         let shape = Shape::Dtr {
-            utility: self.utility,
+            utility: if flip { [u1, u0] } else { [u0, u1] },
         };
         let n = self.group.len();
         bound::solve(

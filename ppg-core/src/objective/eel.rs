@@ -264,9 +264,12 @@ impl<F: Real> Objective for Eel<'_, F> {
         if !bound.exact || work.len() < OPTIMUM_WORK * n + 4 {
             return Some((bound, false));
         }
+        // From the side of item 0's group, so that the rankings do not depend on which
+        // group is called 0 (each door names groups in its own order).
+        let first = self.group.first().copied().unwrap_or(0);
         let mut count = [[0usize; 2]; MAX_LEVELS as usize];
         for (&y, &g) in self.utility.iter().zip(self.group) {
-            count[self.grades.grade(y)][usize::from(g != 0)] += 1;
+            count[self.grades.grade(y)][usize::from(g != first)] += 1;
         }
         let mut blocks = [bound::Block { end: 0, group0: 0 }; bound::MAX_BLOCKS];
         let (mut used, mut end) = (0, 0);
@@ -281,8 +284,9 @@ impl<F: Real> Objective for Eel<'_, F> {
         let (counts, rest) = rest.split_at_mut(n);
         let order = &mut bytemuck::must_cast_slice_mut::<f64, u16>(rest)[..n];
         let (walk, best) = bytemuck::must_cast_slice_mut::<f64, u32>(counts).split_at_mut(n);
+        let [t0, t1] = [self.target[0].to_f64(), self.target[1].to_f64()];
         let shape = Shape::Eel {
-            target: [self.target[0].to_f64(), self.target[1].to_f64()],
+            target: if first == 0 { [t0, t1] } else { [t1, t0] },
         };
         let within = bound::solve_within(
             shape,
@@ -295,7 +299,9 @@ impl<F: Real> Objective for Eel<'_, F> {
         );
         let found = match within {
             Ok(b) if b.value <= bound.value + bound::TOLERANCE => {
-                bound::witness(best, self.group, self.utility, sessions, order, out).is_ok()
+                let side = |g: u8| g == first;
+                bound::witness_as(best, self.group, side, self.utility, sessions, order, out)
+                    .is_ok()
             }
             _ => false,
         };
