@@ -15,7 +15,7 @@ use crate::distribution::Distribution;
 use crate::objective::LowerBound;
 use crate::pairs;
 use crate::sampler::{Sampler, SamplerMode};
-use crate::trainer::{grow, hold, PendingDraw, Run, Saved, TrainConfig, Trainer};
+use crate::trainer::{grow, hold, optimum, PendingDraw, Run, Saved, TrainConfig, Trainer};
 use crate::{Dims, Error, Objective, Rng, TrainReport};
 
 /// Any objective, `dyn` ones included, behind the one vtable the trainer calls: a closure
@@ -34,6 +34,14 @@ impl<O: Objective + ?Sized> Objective for Forward<'_, O> {
     }
     fn lower_bound(&self, sessions: usize, work: &mut [f64]) -> Option<LowerBound> {
         self.0.lower_bound(sessions, work)
+    }
+    fn optimum(
+        &self,
+        sessions: usize,
+        work: &mut [f64],
+        out: &mut [u16],
+    ) -> Option<(LowerBound, bool)> {
+        self.0.optimum(sessions, work, out)
     }
 }
 
@@ -394,6 +402,31 @@ impl<'a> Ppg<'a> {
         objective: &mut O,
         config: &TrainConfig,
     ) -> Result<TrainReport, Error> {
+        self.train_call::<O, false>(objective, config)
+    }
+
+    /// [`Ppg::train`], but where the objective also gives rankings that reach its bound
+    /// ([`Objective::optimum`]: the built-in two-group DTR and EEL) and they keep the frozen pairs'
+    /// order, they are scored first, and when certified no epoch is trained: the
+    /// recommended recipe's training ([`crate::recipe`]).
+    ///
+    /// # Errors
+    /// As [`Ppg::train`].
+    pub(crate) fn train_from_optimum<O: Objective + ?Sized>(
+        &mut self,
+        objective: &mut O,
+        config: &TrainConfig,
+    ) -> Result<TrainReport, Error> {
+        self.train_call::<O, true>(objective, config)
+    }
+
+    /// A training call, from the objective's optimum rankings first when `FROM_OPTIMUM`: a
+    /// constant, so that an image that only trains (the firmware) links none of it.
+    fn train_call<O: Objective + ?Sized, const FROM_OPTIMUM: bool>(
+        &mut self,
+        objective: &mut O,
+        config: &TrainConfig,
+    ) -> Result<TrainReport, Error> {
         self.dist.check_started()?;
         config.check(self.dims.batch)?;
         self.save();
@@ -420,10 +453,16 @@ impl<'a> Ppg<'a> {
                 rng: &saved.rng,
             },
         };
-        let report = if run.dist.held.any() {
-            hold::train(&mut run)
+        let first = if FROM_OPTIMUM {
+            optimum::start(&mut run)
         } else {
-            run.run()
+            Ok(None)
+        };
+        let report = match first {
+            Ok(Some(report)) => Ok(report),
+            Ok(None) if run.dist.held.any() => hold::train(&mut run),
+            Ok(None) => run.run(),
+            Err(e) => Err(e),
         };
         let report = report.map(|mut report| {
             // The certificate is the run's at the query's session count (a failed run has

@@ -289,3 +289,96 @@ fn witness_refuses_a_vector_that_is_not_a_count_vector() {
     // Session 1: group 0 on positions 0, 1; session 2: on 0, 2. Item 0 before item 2 (key).
     assert_eq!(out, [0, 2, 1, 3, 0, 1, 2, 3]);
 }
+
+/// `solve_within` with grade blocks equals brute force over the tuples of permutations
+/// that keep every position's label as in the merit order (labels descending), and its
+/// witness (`witness` keyed by label) is such a tuple costing that optimum; the restricted
+/// optimum is never below `solve`'s.
+#[test]
+fn within_blocks_equals_brute_force_over_rankings_that_keep_each_positions_grade() {
+    for seed in 0..4 {
+        let mut rng = Rng::new(100 + seed);
+        for (n, sessions) in [(4, 1), (5, 1), (6, 1), (4, 2), (5, 2)] {
+            let (label, group) = query(&mut rng, n);
+            let t = table(n);
+            let mut merit = label.clone();
+            merit.sort_by(|a, b| b.total_cmp(a));
+            let mut blocks = Vec::new();
+            for (r, &l) in merit.iter().enumerate() {
+                if merit.get(r + 1) != Some(&l) {
+                    let group0 = (0..n).filter(|&i| label[i] == l && group[i] == 0).count();
+                    blocks.push(bound::Block { end: r + 1, group0 });
+                }
+            }
+            let group0: usize = blocks.iter().map(|b| b.group0).sum();
+            if group0 == 0 || group0 == n {
+                continue;
+            }
+            for shape in shapes(&label, &group, &t) {
+                let keeps = |ranking: &[u16]| {
+                    ranking.chunks_exact(n).all(|b| {
+                        b.iter()
+                            .zip(&merit)
+                            .all(|(&i, &l)| label[usize::from(i)] == l)
+                    })
+                };
+                let value = |ranking: &[u16]| {
+                    let x: f64 = ranking
+                        .chunks_exact(n)
+                        .flat_map(|b| b.iter().zip(&t))
+                        .filter(|(&i, _)| group[usize::from(i)] == 0)
+                        .map(|(_, &e)| e)
+                        .sum();
+                    shape.value(x, t.iter().sum(), sessions)
+                };
+                let restricted = |r: &[u16]| if keeps(r) { value(r) } else { f64::INFINITY };
+                let want = brute(n, sessions, &restricted);
+                let (mut prefix, mut walk, mut best) = (vec![0.0; n + 1], vec![0; n], vec![0; n]);
+                let counts = Counts {
+                    walk: &mut walk,
+                    best: &mut best,
+                };
+                let got = bound::solve_within(
+                    shape,
+                    &t,
+                    &blocks,
+                    sessions,
+                    BUDGET,
+                    &mut prefix,
+                    Some(counts),
+                )
+                .unwrap();
+                assert!(got.exact);
+                assert!(
+                    (got.value - want).abs() < 1e-12,
+                    "{shape:?}: {} vs {want}",
+                    got.value
+                );
+                let ranking = witness_vec(&best, &group, &label, sessions);
+                assert!(keeps(&ranking), "{ranking:?}");
+                assert!((value(&ranking) - want).abs() < 1e-12);
+                let (whole, _) = solve(shape, &t, group0, sessions, BUDGET).unwrap();
+                assert!(whole.value <= got.value + 1e-12);
+            }
+        }
+    }
+}
+
+#[test]
+fn within_blocks_refuses_blocks_that_do_not_cut_the_list() {
+    let t = table(4);
+    let shape = Shape::Dtr {
+        utility: [1.0, 1.0],
+    };
+    let mut prefix = [0.0; 5];
+    let block = |end, group0| bound::Block { end, group0 };
+    for blocks in [
+        vec![block(2, 1), block(3, 1)], // ends before the list does
+        vec![block(2, 3), block(4, 0)], // more of group 0 than the block holds
+        vec![block(2, 1), block(2, 0), block(4, 1)], // an empty block
+        vec![block(2, 0), block(4, 0)], // no group 0 at all
+    ] {
+        let got = bound::solve_within(shape, &t, &blocks, 1, BUDGET, &mut prefix, None);
+        assert_eq!(got, Err(BoundError::Degenerate), "{blocks:?}");
+    }
+}

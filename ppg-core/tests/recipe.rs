@@ -443,3 +443,109 @@ fn every_expected_exposure_number_is_a_cost_the_recipe_lowers() {
         }
     }
 }
+
+/// DTR's and EEL's optimum rankings ([`Objective::optimum`]): the recipe scores them first
+/// and, where the bound is exact, trains no epoch; DTR's answer costs the bound, keeps each
+/// group's starting order, and with the intra-group constraint still keeps it; EEL's keep
+/// every position's grade.
+#[test]
+fn dtr_and_eel_start_from_their_optimum_and_train_no_epoch() {
+    let mut rng = TestRng(29);
+    let dims = Dims::new(12, 4, 16);
+    let mut mem = memory(dims);
+    let mut engine = Ppg::new(&mut mem, dims, 0).unwrap();
+    let (mut from_optimum, mut eel_from_optimum) = (0, 0);
+    for case in 0..30 {
+        let n = 4 + case % 9;
+        let (score, label, group) = query(&mut rng, n);
+        for sessions in [1, 4] {
+            let q = Query {
+                score: &score,
+                utility: &label,
+                group: &group,
+                sessions,
+                seed: case as u64,
+            };
+            let mut order = vec![0; n];
+            ranking_by(&score, &mut order).unwrap();
+            for intra in [false, true] {
+                let recipe = Recipe {
+                    intra,
+                    ..Recipe::recommended()
+                };
+                let dtr = CostSpec::new(Metric::Dtr, 5, None);
+                let run = rerank(&mut engine, case as u64, &q, &dtr, &recipe);
+                let (report, bound) = (run.outcome.report.unwrap(), run.outcome.bound.unwrap());
+                assert!(
+                    bound.exact,
+                    "case {case}: n = {n} is within the search's budget"
+                );
+                assert!(run.outcome.certified, "case {case}, {sessions} sessions");
+                assert!(run.outcome.after <= bound.value + 1e-8);
+                if report.epochs == 0 {
+                    from_optimum += 1;
+                }
+                // Each group's items in their starting order, in every session.
+                for block in run.rankings.chunks_exact(n) {
+                    for g in [0, 1] {
+                        let start: Vec<u16> = order
+                            .iter()
+                            .copied()
+                            .filter(|&r| group[usize::from(r)] == g)
+                            .collect();
+                        let here: Vec<u16> = block
+                            .iter()
+                            .copied()
+                            .filter(|&r| group[usize::from(r)] == g)
+                            .collect();
+                        assert_eq!(here, start, "case {case}, group {g}");
+                    }
+                }
+            }
+            // EEL's optimum rankings keep every position's grade (labels are 0/1 here):
+            // the merit order's labels, session after session.
+            let eel = CostSpec::new(Metric::Eel, 5, None);
+            let run = rerank(&mut engine, case as u64, &q, &eel, &Recipe::recommended());
+            // Whichever group is called 0, the same rankings (each door names groups in
+            // its own order).
+            let swapped: Vec<u8> = group.iter().map(|&g| 1 - g).collect();
+            let q_swapped = Query {
+                group: &swapped,
+                ..q
+            };
+            for spec in [eel, CostSpec::new(Metric::Dtr, 5, None)] {
+                let one = rerank(&mut engine, case as u64, &q, &spec, &Recipe::recommended());
+                let other = rerank(
+                    &mut engine,
+                    case as u64,
+                    &q_swapped,
+                    &spec,
+                    &Recipe::recommended(),
+                );
+                if one.outcome.report.unwrap().epochs == 0 {
+                    assert_eq!(one.rankings, other.rankings, "case {case}, {spec:?}");
+                }
+            }
+            let mut merit = label.clone();
+            merit.sort_by(|a, b| b.total_cmp(a));
+            if run.outcome.report.unwrap().epochs == 0 && run.outcome.after < run.outcome.before {
+                eel_from_optimum += 1;
+                assert!(run.outcome.certified);
+                for block in run.rankings.chunks_exact(n) {
+                    let labels: Vec<f64> = block.iter().map(|&r| label[usize::from(r)]).collect();
+                    assert_eq!(labels, merit, "case {case}, {sessions} sessions");
+                }
+            }
+        }
+    }
+    // Every DTR query is answered without an epoch (an optimal input is scored first).
+    assert_eq!(
+        from_optimum,
+        30 * 2 * 2,
+        "DTR queries answered from the optimum"
+    );
+    assert!(
+        eel_from_optimum > 10,
+        "EEL answered from its optimum: {eel_from_optimum}"
+    );
+}

@@ -530,26 +530,28 @@ const CERTIFIED: &str = "
 The `recipe` row is `ppg rerank`'s default, the core's recommended recipe (`Ppg::rerank`):
 `ppg-held-grow-scored` whose every run (every stage of a grown run, both parts of a held
 one) stops as soon as its best cost is within 1e-8 of the optimisation cost's exact optimum
-at its number of sessions (the `bound` search on the row's utility, EEL with 5 levels). A
-query run is certified when its result is within 1e-8 of that optimum; the gap is its cost
-minus the optimum. A bound whose search gives up at its node budget is flagged and never
-certifies; where the cost has no bound (more than two groups, an NDCG mix) nothing is
-certified. On binary labels the evaluation's EEL (2 levels) equals the optimisation's, so
-a certified true-label cell is at the evaluation's optimum too; with LTR grades the
-optimisation cost is another function than the evaluation's, and a certified LTR cell is
-optimal for what it optimised.
+at its number of sessions (the `bound` search on the row's utility, EEL with 5 levels), and
+which first scores the optimum's own rankings that keep the input's order (DTR: each
+group's items in their starting order on the group's optimal positions; EEL: every
+position keeps the grade it has in the merit order), taking them, with no epoch trained,
+when they are certified. A query run is certified when its result is within 1e-8 of that
+optimum; the gap is its cost minus the optimum. A bound whose search gives up at its node
+budget is flagged and never certifies; where the cost has no bound (more than two groups,
+an NDCG mix) nothing is certified. On binary labels the evaluation's EEL (2 levels) equals
+the optimisation's, so a certified true-label cell is at the evaluation's optimum too; with
+LTR grades the optimisation cost is another function than the evaluation's, and a certified
+LTR cell is optimal for what it optimised.
 
-The `exact` row is `ppg rerank --method exact`: the rankings of that optimum, the items of
-a group in order of utility on the group's positions. Where they exist (DTR or EEL alone,
-two groups) they reach the optimum of the cost by construction, deterministically, in a
-fraction of the recipe's time (the `s` column of the tables). But they are one optimal set
-of rankings among many, chosen without regard to NDCG: where the optimum leaves room, the
-recipe's PPG search lands on rankings of equal fairness and higher NDCG@10 (TREC 2020, true
-labels, EEL: 0.930 against 0.982). So the exact rankings are the choice when the fairness
-cost alone matters or time is tight; the recipe when NDCG matters too, and for everything
-else the engine takes (NDCG mixes, more than two groups, a caller's own objective,
-constraints such as `--intra`), where no exact search exists and the recipe still
-certifies what it can.";
+The `exact` row is `ppg rerank --method exact`: the first rankings the optimum's search
+finds over all positions, the items of a group in order of utility on the group's
+positions. Where they exist (DTR or EEL alone, two groups) they reach the optimum of the
+cost by construction, deterministically, in a fraction of PPG's time (the `s` column of
+the tables), but chosen without regard to NDCG: for EEL they give relevant items' places to
+others (TREC 2020, true labels, 4 sessions, `ppg rerank`: NDCG@10 0.930 against the
+recipe's 1.000 at equal fairness). So the exact rankings are the choice when the fairness
+cost alone matters; the recipe when NDCG matters too, and for everything else the engine
+takes (NDCG mixes, more than two groups, a caller's own objective, constraints such as
+`--intra`), where no exact search exists and the recipe still certifies what it can.";
 
 fn misses(w: &mut String, sections: &[Section]) {
     let _ = writeln!(w, "## Where we miss the paper\n");

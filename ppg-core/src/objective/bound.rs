@@ -203,7 +203,54 @@ pub fn solve(
     counts: Option<Counts<'_>>,
 ) -> Result<Bound, BoundError> {
     let n = exposure.len();
-    if sessions == 0 || group0 == 0 || group0 >= n {
+    if group0 >= n {
+        return Err(BoundError::Degenerate);
+    }
+    let whole = [Block { end: n, group0 }];
+    solve_within(shape, exposure, &whole, sessions, budget, prefix, counts)
+}
+
+/// A run of consecutive positions, up to `end` (from the previous block's end), of which
+/// group 0 holds `group0` in every session ([`solve_within`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Block {
+    /// One past the block's last position.
+    pub end: usize,
+    /// Group 0's positions in the block, in every session.
+    pub group0: usize,
+}
+
+/// The most blocks [`solve_within`] takes: one per grade of EEL ([`super::MAX_LEVELS`]).
+pub const MAX_BLOCKS: usize = 64;
+
+/// [`solve`] over the count vectors that give group 0 `block.group0` positions of each
+/// block in every session (say, each grade's run of positions, so that every position
+/// keeps the grade it has in the merit order): the optimum of that restricted problem, or
+/// a lower bound of it, not of every ranking. The search and its budget are [`solve`]'s.
+///
+/// # Errors
+/// As [`solve`]; [`BoundError::Degenerate`] also when the blocks do not cut `0..n` in
+/// order (at most [`MAX_BLOCKS`]), a block holds fewer positions than its `group0`, or
+/// group 0 holds no position or every one.
+pub fn solve_within(
+    shape: Shape,
+    exposure: &[f64],
+    blocks: &[Block],
+    sessions: usize,
+    budget: u64,
+    prefix: &mut [f64],
+    counts: Option<Counts<'_>>,
+) -> Result<Bound, BoundError> {
+    let n = exposure.len();
+    let mut start = 0;
+    for b in blocks {
+        if b.end <= start || b.group0 > b.end - start {
+            return Err(BoundError::Degenerate);
+        }
+        start = b.end;
+    }
+    let group0: usize = blocks.iter().map(|b| b.group0).sum();
+    if sessions == 0 || start != n || blocks.len() > MAX_BLOCKS || group0 == 0 || group0 >= n {
         return Err(BoundError::Degenerate);
     }
     if exposure.iter().any(|&e| !(e.is_finite() && e > 0.0))
@@ -237,11 +284,19 @@ pub fn solve(
         budget,
         stopped: false,
         floor: 0.0,
+        blocks,
+        later: [(0.0, 0.0); MAX_BLOCKS + 1],
     };
-    let (lo, hi) = search.range(0, sessions * group0);
+    // What the blocks from `b` on add, whole: `later[b]`.
+    for (b, block) in blocks.iter().enumerate().rev() {
+        let from = if b == 0 { 0 } else { blocks[b - 1].end };
+        let (lo, hi) = search.range(from, block.end, sessions * block.group0);
+        search.later[b] = (search.later[b + 1].0 + lo, search.later[b + 1].1 + hi);
+    }
+    let (lo, hi) = search.later[0];
     search.floor = search.lower(lo, hi);
     if n <= MAX_SEARCH_ITEMS {
-        search.visit(0, sessions * group0, 0.0);
+        search.visit(0, 0, sessions * blocks[0].group0, 0.0);
     } else {
         search.stopped = true;
     }
@@ -274,6 +329,9 @@ struct Search<'a, 'c> {
     stopped: bool,
     /// The hull bound: nothing is lower, so reaching it ends the search.
     floor: f64,
+    blocks: &'a [Block],
+    /// The least and largest exposure the blocks from `b` on add, whole.
+    later: [(f64, f64); MAX_BLOCKS + 1],
 }
 
 impl Search<'_, '_> {
@@ -286,28 +344,36 @@ impl Search<'_, '_> {
         self.at(self.centre.clamp(lo, hi))
     }
 
-    /// The least and largest exposure `m` placements add on positions `r..n`, each
-    /// position taken at most `sessions` times (`m <= sessions * (n - r)`).
-    fn range(&self, r: usize, m: usize) -> (f64, f64) {
-        let n = self.exposure.len();
+    /// The least and largest exposure `m` placements add on positions `r..end`, each
+    /// position taken at most `sessions` times (`m <= sessions * (end - r)`).
+    #[inline(always)]
+    fn range(&self, r: usize, end: usize, m: usize) -> (f64, f64) {
         let (s, p, e) = (self.sessions, &self.prefix, self.exposure);
         let (full, part) = (m / s, (m % s) as f64);
         let sf = s as f64;
         let top = sf * (p[r + full] - p[r]) + if part > 0.0 { part * e[r + full] } else { 0.0 };
-        let bottom = sf * (p[n] - p[n - full])
+        let bottom = sf * (p[end] - p[end - full])
             + if part > 0.0 {
-                part * e[n - full - 1]
+                part * e[end - full - 1]
             } else {
                 0.0
             };
         (bottom, top)
     }
 
-    /// The interval of totals when position `r` takes `c` of `m` placements after `x`.
-    fn child(&self, r: usize, m: usize, c: usize, x: f64) -> (f64, f64) {
+    /// The interval of totals when position `r` of block `b` takes `c` of the block's `m`
+    /// remaining placements after `x`.
+    #[inline(always)]
+    fn child(&self, r: usize, b: usize, m: usize, c: usize, x: f64) -> (f64, f64) {
         let here = x + c as f64 * self.exposure[r];
-        let (lo, hi) = self.range(r + 1, m - c);
-        (here + lo, here + hi)
+        let end = self.blocks[b].end;
+        let (lo, hi) = if r + 1 < end {
+            self.range(r + 1, end, m - c)
+        } else {
+            (0.0, 0.0)
+        };
+        let (later_lo, later_hi) = self.later[b + 1];
+        (here + lo + later_lo, here + hi + later_hi)
     }
 
     fn record(&mut self, r: usize, c: usize) {
@@ -316,7 +382,8 @@ impl Search<'_, '_> {
         }
     }
 
-    fn visit(&mut self, r: usize, m: usize, x: f64) {
+    /// Position `r` of block `b`, with `m` of the block's placements left after `x`.
+    fn visit(&mut self, r: usize, b: usize, m: usize, x: f64) {
         if self.stopped {
             return;
         }
@@ -325,11 +392,17 @@ impl Search<'_, '_> {
             self.stopped = true;
             return;
         }
-        let n = self.exposure.len();
-        if r + 1 == n {
-            // The last position takes what is left (at most `sessions`, by feasibility).
+        let end = self.blocks[b].end;
+        if r + 1 == end {
+            // The block's last position takes what is left (at most `sessions`, by
+            // feasibility); the next block starts with its own.
             self.record(r, m);
-            let value = self.at(x + m as f64 * self.exposure[r]);
+            let x = x + m as f64 * self.exposure[r];
+            if let Some(next) = self.blocks.get(b + 1) {
+                self.visit(r + 1, b + 1, self.sessions * next.group0, x);
+                return;
+            }
+            let value = self.at(x);
             if value < self.best {
                 self.best = value;
                 if let Some(counts) = &mut self.counts {
@@ -342,26 +415,27 @@ impl Search<'_, '_> {
             return;
         }
         let s = self.sessions;
-        let first = m.saturating_sub(s * (n - r - 1));
+        let first = m.saturating_sub(s * (end - r - 1));
         let last = s.min(m);
         // Child intervals move right as `c` grows (position r is worth at least any later
         // one), so their bounds fall and then rise: start where the centre is reached and
         // walk outwards, always to the side with the lower bound.
         let mut up = first;
-        while up < last && self.child(r, m, up, x).1 < self.centre {
+        while up < last && self.child(r, b, m, up, x).1 < self.centre {
             up += 1;
         }
-        let mut down = up.checked_sub(1).filter(|&d| d >= first);
-        let mut next_up = Some(up);
+        // Each side's next child and its bound, computed once: a visit changes neither.
+        let bound_of = |search: &Self, c: usize| {
+            let (lo, hi) = search.child(r, b, m, c, x);
+            (c, search.lower(lo, hi))
+        };
+        let mut up_next = Some(bound_of(self, up));
+        let mut down_next = up
+            .checked_sub(1)
+            .filter(|&d| d >= first)
+            .map(|d| bound_of(self, d));
         loop {
-            let bound_of = |c: Option<usize>| {
-                c.map(|c| {
-                    let (lo, hi) = self.child(r, m, c, x);
-                    (c, self.lower(lo, hi))
-                })
-            };
-            let (bu, bd) = (bound_of(next_up), bound_of(down));
-            let (take_up, (c, bound)) = match (bu, bd) {
+            let (take_up, (c, bound)) = match (up_next, down_next) {
                 (Some(a), Some(b)) if a.1 <= b.1 => (true, a),
                 (Some(_), Some(b)) => (false, b),
                 (Some(a), None) => (true, a),
@@ -374,11 +448,14 @@ impl Search<'_, '_> {
                 break;
             }
             self.record(r, c);
-            self.visit(r + 1, m - c, x + c as f64 * self.exposure[r]);
+            self.visit(r + 1, b, m - c, x + c as f64 * self.exposure[r]);
             if take_up {
-                next_up = (c < last).then_some(c + 1);
+                up_next = (c < last).then(|| bound_of(self, c + 1));
             } else {
-                down = c.checked_sub(1).filter(|&d| d >= first);
+                down_next = c
+                    .checked_sub(1)
+                    .filter(|&d| d >= first)
+                    .map(|d| bound_of(self, d));
             }
         }
     }
@@ -404,6 +481,23 @@ pub fn witness(
     order: &mut [u16],
     out: &mut [u16],
 ) -> Result<(), BoundError> {
+    witness_as(counts, group, |g| g == 0, key, sessions, order, out)
+}
+
+/// [`witness`] with the items whose group `first` accepts in the role of group 0: a caller
+/// that searched the count vectors of another group ([`solve`] from that group's side).
+///
+/// # Errors
+/// As [`witness`].
+pub fn witness_as(
+    counts: &[u32],
+    group: &[u8],
+    first: impl Fn(u8) -> bool,
+    key: &[f64],
+    sessions: usize,
+    order: &mut [u16],
+    out: &mut [u16],
+) -> Result<(), BoundError> {
     let n = group.len();
     if counts.len() != n
         || key.len() != n
@@ -413,7 +507,7 @@ pub fn witness(
     {
         return Err(BoundError::Scratch);
     }
-    let k = group.iter().filter(|&&g| g == 0).count();
+    let k = group.iter().filter(|&&g| first(g)).count();
     let dealt: u64 = counts.iter().map(|&c| u64::from(c)).sum();
     if sessions == 0
         || counts.iter().any(|&c| c as usize > sessions)
@@ -428,8 +522,8 @@ pub fn witness(
     // unstable sort is deterministic.
     order.sort_unstable_by(|&a, &b| {
         let (a, b) = (usize::from(a), usize::from(b));
-        (group[a] != 0)
-            .cmp(&(group[b] != 0))
+        (!first(group[a]))
+            .cmp(&!first(group[b]))
             .then(key[b].total_cmp(&key[a]))
             .then(a.cmp(&b))
     });

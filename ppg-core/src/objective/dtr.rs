@@ -2,7 +2,7 @@
 
 use super::bound::{self, LowerBound, Shape};
 use super::exposure::{check_finite, check_items, check_len, checked_prefix, shape_ok};
-use super::Objective;
+use super::{Objective, OPTIMUM_WORK};
 use crate::Error;
 
 /// DTR of a two-group list, as in the paper's protocol.
@@ -146,30 +146,87 @@ impl Objective for Dtr<'_> {
     /// utility: every ranking costs 0). `None` when the exposures are not positive and
     /// non-increasing, or `work` is shorter than `n + 1`.
     fn lower_bound(&self, sessions: usize, work: &mut [f64]) -> Option<LowerBound> {
-        if !(self.utility[0] > 0.0 && self.utility[1] > 0.0) {
+        if !self.fair_point_exists() {
             return Some(LowerBound {
                 value: 0.0,
                 exact: true,
             });
         }
-        let group0 = self.group.iter().filter(|&&g| g == 0).count();
-        let shape = Shape::Dtr {
-            utility: self.utility,
-        };
-        let b = bound::solve(
-            shape,
-            self.exposure,
-            group0,
-            sessions,
-            bound::CERTIFY_BUDGET,
-            work,
-            None,
-        )
-        .ok()?;
+        let b = self.solve(sessions, work, None, false)?;
         Some(LowerBound {
             value: b.lower - 1.0,
             exact: b.exact,
         })
+    }
+
+    /// The bound, and the rankings of its search ([`bound::witness`]) when it is exact;
+    /// none when DTR is degenerate (every ranking is optimal, the caller's included).
+    fn optimum(
+        &self,
+        sessions: usize,
+        work: &mut [f64],
+        out: &mut [u16],
+    ) -> Option<(LowerBound, bool)> {
+        let n = self.group.len();
+        if !self.fair_point_exists() || work.len() < OPTIMUM_WORK * n + 4 {
+            return self.lower_bound(sessions, work).map(|b| (b, false));
+        }
+        // Prefix sums (n + 1), keys (n), the two count vectors (n values' worth of u32
+        // pairs) and the order (n u16, in n / 4 + 1 values).
+        let (prefix, rest) = work.split_at_mut(n + 1);
+        let (key, rest) = rest.split_at_mut(n);
+        let (counts, rest) = rest.split_at_mut(n);
+        let order = &mut bytemuck::must_cast_slice_mut::<f64, u16>(rest)[..n];
+        let (walk, best) = bytemuck::must_cast_slice_mut::<f64, u32>(counts).split_at_mut(n);
+        let counts = bound::Counts { walk, best };
+        // The search runs from the side of item 0's group, so that the rankings do not
+        // depend on which group is called 0 (each door names groups in its own order).
+        let first = self.group.first().is_some_and(|&g| g != 0);
+        let b = self.solve(sessions, prefix, Some(counts), first)?;
+        let bound = LowerBound {
+            value: b.lower - 1.0,
+            exact: b.exact,
+        };
+        // Equal keys: each group's items in id order.
+        key.fill(0.0);
+        let side = |g: u8| (g != 0) == first;
+        let found =
+            b.exact && bound::witness_as(best, self.group, side, key, sessions, order, out).is_ok();
+        Some((bound, found))
+    }
+}
+
+impl Dtr<'_> {
+    /// Both groups have utility: otherwise DTR is degenerate and every ranking costs 0.
+    fn fair_point_exists(&self) -> bool {
+        self.utility[0] > 0.0 && self.utility[1] > 0.0
+    }
+
+    /// The bound's search at [`bound::CERTIFY_BUDGET`] nodes over the placements of group
+    /// 0, or of group 1 with `flip`, the best count vector into `counts` when given.
+    fn solve(
+        &self,
+        sessions: usize,
+        prefix: &mut [f64],
+        counts: Option<bound::Counts<'_>>,
+        flip: bool,
+    ) -> Option<bound::Bound> {
+        let group0 = self.group.iter().filter(|&&g| (g != 0) == flip).count();
+        let [u0, u1] = self.utility;
+        let shape = Shape::Dtr {
+            utility: if flip { [u1, u0] } else { [u0, u1] },
+        };
+        let n = self.group.len();
+        bound::solve(
+            shape,
+            &self.exposure[..n],
+            group0,
+            sessions,
+            bound::CERTIFY_BUDGET,
+            prefix,
+            counts,
+        )
+        .ok()
     }
 }
 

@@ -69,7 +69,29 @@ pub trait Objective {
         let _ = (sessions, work);
         None
     }
+
+    /// [`Objective::lower_bound`], and with it, where the bound is exact and the objective
+    /// can build them, rankings that cost it written into `out` (`sessions` blocks of the
+    /// `n` ids, the items of each group in id order; the flag says whether it did): a
+    /// certifying training call scores them before its first epoch and, when they are
+    /// certified, trains none. `work` is memory the engine lends (at least [`OPTIMUM_WORK`]
+    /// values per item, and 4 more). By default the bound alone (a black box knows no
+    /// rankings); the built-in two-group DTR and EEL build them from their bound's search
+    /// ([`bound::witness`]; EEL's keep every position's grade, [`Eel`]).
+    fn optimum(
+        &self,
+        sessions: usize,
+        work: &mut [f64],
+        out: &mut [u16],
+    ) -> Option<(LowerBound, bool)> {
+        let _ = out;
+        self.lower_bound(sessions, work).map(|b| (b, false))
+    }
 }
+
+/// Values of [`Objective::optimum`]'s `work` per item (and 4 more): the bound's prefix
+/// sums and count vectors, and the witness's keys and order.
+pub const OPTIMUM_WORK: usize = 4;
 
 impl<F: FnMut(&[u16], usize) -> f64> Objective for F {
     fn cost(&mut self, ranking: &[u16], sessions: usize) -> f64 {

@@ -5,7 +5,7 @@ use super::{LowerBound, Objective};
 /// `inner`, whose every cost first asks `stop`: once it says so the cost is NaN, and the
 /// trainer ends the run at once and restores the engine, as it does for any cost that is
 /// not finite ([`Error::NotFinite`](crate::Error::NotFinite)). Everything else (precision,
-/// lower bound) is `inner`'s, so a stoppable cost trains and certifies as the cost itself.
+/// lower bound, optimum) is `inner`'s, so a stoppable cost trains and certifies as the cost itself.
 pub struct Stoppable<'a, O> {
     /// The cost itself.
     pub inner: O,
@@ -34,6 +34,15 @@ impl<O: Objective> Objective for Stoppable<'_, O> {
 
     fn lower_bound(&self, sessions: usize, work: &mut [f64]) -> Option<LowerBound> {
         self.inner.lower_bound(sessions, work)
+    }
+
+    fn optimum(
+        &self,
+        sessions: usize,
+        work: &mut [f64],
+        out: &mut [u16],
+    ) -> Option<(LowerBound, bool)> {
+        self.inner.optimum(sessions, work, out)
     }
 }
 

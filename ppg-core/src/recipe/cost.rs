@@ -260,6 +260,19 @@ impl Objective for AnyDtr<'_> {
             AnyDtr::Groups(_) => None,
         }
     }
+
+    /// The two-group DTR's optimum rankings; none over more groups.
+    fn optimum(
+        &self,
+        sessions: usize,
+        work: &mut [f64],
+        out: &mut [u16],
+    ) -> Option<(LowerBound, bool)> {
+        match self {
+            AnyDtr::Two(c) => c.optimum(sessions, work, out),
+            AnyDtr::Groups(_) => None,
+        }
+    }
 }
 
 /// A built cost, borrowing the query's arrays.
@@ -357,6 +370,20 @@ impl Objective for Cost<'_> {
             | Cost::EeNdcg(_)
             | Cost::Awrf(_)
             | Cost::AwrfNdcg(_) => None,
+        }
+    }
+
+    /// DTR's and EEL's optimum rankings (two groups; [`Objective::optimum`]).
+    fn optimum(
+        &self,
+        sessions: usize,
+        work: &mut [f64],
+        out: &mut [u16],
+    ) -> Option<(LowerBound, bool)> {
+        match self {
+            Cost::Dtr(c) => c.optimum(sessions, work, out),
+            Cost::Eel(c) => c.optimum(sessions, work, out),
+            _ => self.lower_bound(sessions, work).map(|b| (b, false)),
         }
     }
 }

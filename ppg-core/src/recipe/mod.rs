@@ -7,9 +7,12 @@
 //! within groups held for a first run and then freed ([`Ppg::hold_order_within`]) unless
 //! the recipe keeps it throughout (`intra`), training grown over sessions, and every run
 //! stopped as soon as it is certified against the cost's exact optimum where the metric
-//! gives one ([`TrainConfig::certify`]). The command line, the Python package and the C
-//! API's `ppg_engine_rerank` call it, so the same rows and seed give the same rankings
-//! whichever door they came through. [`Recipe::reference`] is the paper's single run.
+//! gives one ([`TrainConfig::certify`]), and, where the cost can also build rankings that
+//! reach that optimum (two-group DTR and EEL, [`crate::Objective::optimum`]), those scored
+//! before the first epoch: when certified, no epoch is trained. The command line, the
+//! Python package and the C API's `ppg_engine_rerank` call it, so the same rows and seed
+//! give the same rankings whichever door they came through. [`Recipe::reference`] is the
+//! paper's single run.
 //!
 //! It sits on top of the engine: it uses [`Ppg`] and the objectives, and nothing uses it.
 //! It allocates nothing: the caller lends a [`Workspace`].
@@ -274,7 +277,7 @@ impl Ppg<'_> {
             } else if recipe.hold {
                 self.hold_order_within(group)?;
             }
-            Some(self.train(&mut cost, &recipe.train)?)
+            Some(self.train_from_optimum(&mut cost, &recipe.train)?)
         } else {
             None
         };

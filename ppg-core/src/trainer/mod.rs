@@ -10,6 +10,7 @@
 //! - [`approximate`]: the paper's Eq. 8 step as vector loops.
 //! - [`grow`]: the same loop over a growing number of sessions ([`TrainConfig::grow`]).
 //! - [`hold`]: a run with some pairs held in their order first, then released.
+//! - [`optimum`]: a certifying call that starts from the objective's optimum rankings.
 //!
 //! A training call lends the trainer the engine's parts, the objective, the recipe and the
 //! state before the call as one [`Run`]; the plain, grown and held runs each take it whole.
@@ -23,6 +24,7 @@ mod approximate;
 mod config;
 pub(crate) mod grow;
 pub(crate) mod hold;
+pub(crate) mod optimum;
 mod scratch;
 mod state;
 
@@ -34,7 +36,7 @@ use self::approximate::{clamp, descend, inverted_shares, Key, SubsetSums};
 use self::scratch::StepScratch;
 use crate::arena::{region_bytes, sum, Arena};
 use crate::distribution::{locate, Distribution};
-use crate::objective::LowerBound;
+use crate::objective::{LowerBound, OPTIMUM_WORK};
 use crate::sampler::{Sampler, SamplerMode};
 use crate::{Dims, Error, Objective, Rng, TrainReport};
 
@@ -52,6 +54,10 @@ pub(crate) struct Trainer<'a> {
     /// call (`bound_sessions == 0`: none computed yet).
     bound: Option<LowerBound>,
     bound_sessions: usize,
+    /// The bound at the call's own session count ([`Trainer::optimum`]), kept through a
+    /// grown run's smaller stages (`0`: none).
+    call_bound: Option<LowerBound>,
+    call_sessions: usize,
 }
 
 impl<'a> Trainer<'a> {
@@ -83,6 +89,8 @@ impl<'a> Trainer<'a> {
             kept: arena.take(dims.total())?,
             bound: None,
             bound_sessions: 0,
+            call_bound: None,
+            call_sessions: 0,
         })
     }
 
@@ -91,6 +99,8 @@ impl<'a> Trainer<'a> {
     pub(crate) fn forget_bound(&mut self) {
         self.bound_sessions = 0;
         self.bound = None;
+        self.call_sessions = 0;
+        self.call_bound = None;
     }
 
     /// The objective's lower bound at `sessions` sessions of `n` items (computed once a
@@ -101,6 +111,9 @@ impl<'a> Trainer<'a> {
         n: usize,
         sessions: usize,
     ) -> Option<LowerBound> {
+        if sessions == self.call_sessions {
+            return self.call_bound;
+        }
         if self.bound_sessions != sessions {
             // The step's scratch is free between steps, and `StepScratch::len` is above
             // `2 (n + 1)` for every `n`: `n (n - 1) / 2 + 512 > 2 n + 2`.
@@ -109,6 +122,29 @@ impl<'a> Trainer<'a> {
             self.bound_sessions = sessions;
         }
         self.bound
+    }
+
+    /// The objective's lower bound at `sessions` sessions of `n` items, computed now with
+    /// the rankings that reach it written into the batch when it gives them
+    /// ([`Objective::optimum`]; the flag says so), and kept for [`Trainer::lower_bound`]
+    /// until the next call forgets it.
+    /// The batch must be free: before a run's first draw.
+    pub(crate) fn optimum(
+        &mut self,
+        objective: &dyn Objective,
+        n: usize,
+        sessions: usize,
+    ) -> (Option<LowerBound>, bool) {
+        let values = (OPTIMUM_WORK * n + 4).min(self.work.len() / 2);
+        let work = bytemuck::try_cast_slice_mut::<f32, f64>(&mut self.work[..2 * values]);
+        let out = &mut self.state.batch[..n * sessions];
+        let (bound, found) = match work.ok().and_then(|w| objective.optimum(sessions, w, out)) {
+            Some((bound, found)) => (Some(bound), found),
+            None => (None, false),
+        };
+        self.call_bound = bound;
+        self.call_sessions = sessions;
+        (bound, found)
     }
 
     /// Forgets the best ranking and the pending batch (a new query).
