@@ -533,8 +533,8 @@ one) stops as soon as its best cost is within 1e-8 of the optimisation cost's ex
 at its number of sessions (the `bound` search on the row's utility, EEL with 5 levels). A
 query run is certified when its result is within 1e-8 of that optimum; the gap is its cost
 minus the optimum. A bound whose search gives up at its node budget is flagged and never
-certifies; where the cost has no bound (more than two groups, an NDCG mix) nothing is
-certified. On binary labels the evaluation's EEL (2 levels) equals the optimisation's, so
+certifies; where the cost has no bound (an NDCG mix) nothing is certified. On binary
+labels the evaluation's EEL (2 levels) equals the optimisation's, so
 a certified true-label cell is at the evaluation's optimum too; with LTR grades the
 optimisation cost is another function than the evaluation's, and a certified LTR cell is
 optimal for what it optimised.
@@ -548,7 +548,7 @@ recipe's PPG search lands on rankings of equal fairness and higher NDCG@10 (TREC
 labels, EEL: 0.930 against 0.982). So the exact rankings are the choice when the fairness
 cost alone matters or time is tight; the recipe when NDCG matters too, and for everything
 else the engine takes (NDCG mixes, more than two groups, a caller's own objective,
-constraints such as `--intra`), where no exact search exists and the recipe still
+constraints such as `--intra`), where there are no exact rankings and the recipe still
 certifies what it can.";
 
 fn misses(w: &mut String, sections: &[Section]) {
