@@ -11,14 +11,23 @@ import (
 
 // TestDoors is the Go door of the same-answer test (tests/bindings.rs): with PPG_DOORS_ROWS
 // naming tests/doors/rows.tsv and PPG_DOORS_OUT a file, it re-ranks each query with Rerank
-// under the recommended recipe (EEL, 3 sessions, query k seeded with QuerySeed(11, k)) and
-// writes what `ppg rerank --metric eel --sessions 3 --seed 11` prints. Skipped otherwise.
+// under the recommended recipe (PPG_DOORS_METRIC: eel, the default, or ee, the official
+// expected exposure; 3 sessions, query k seeded with QuerySeed(11, k)) and writes what
+// `ppg rerank --metric METRIC --sessions 3 --seed 11` prints. Skipped otherwise.
 func TestDoors(t *testing.T) {
 	rows, out := os.Getenv("PPG_DOORS_ROWS"), os.Getenv("PPG_DOORS_OUT")
 	if rows == "" || out == "" {
 		t.Skip("PPG_DOORS_ROWS and PPG_DOORS_OUT not set")
 	}
 	const sessions, seed = 3, 11
+	metric := MetricEEL
+	switch os.Getenv("PPG_DOORS_METRIC") {
+	case "", "eel":
+	case "ee":
+		metric = MetricExpectedExposure
+	default:
+		t.Fatalf("PPG_DOORS_METRIC: %q is neither eel nor ee", os.Getenv("PPG_DOORS_METRIC"))
+	}
 	f, err := os.Open(rows)
 	if err != nil {
 		t.Fatal(err)
@@ -35,7 +44,7 @@ func TestDoors(t *testing.T) {
 	var items []Item
 	k := uint64(0)
 	flush := func() {
-		ranked, _, err := en.Rerank(items, sessions, DefaultObjective(MetricEEL), DefaultTrainConfig(), QuerySeed(seed, k))
+		ranked, _, err := en.Rerank(items, sessions, DefaultObjective(metric), DefaultTrainConfig(), QuerySeed(seed, k))
 		if err != nil {
 			t.Fatalf("query %s: %v", qid, err)
 		}

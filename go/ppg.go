@@ -124,6 +124,11 @@ const (
 	MetricNDCG       Metric = C.PPG_METRIC_NDCG
 	MetricDTRNDCGMix Metric = C.PPG_METRIC_DTR_NDCG_MIX
 	MetricEELNDCGMix Metric = C.PPG_METRIC_EEL_NDCG_MIX
+	// MetricExpectedExposure is TREC 2020's expected exposure in the library's default
+	// settings (EE-L normalised, group level, the cascade with patience 0.5).
+	MetricExpectedExposure Metric = C.PPG_METRIC_EXPECTED_EXPOSURE
+	// MetricAWRF is 1 - AWRF x NDCG as TREC 2021 scored a ranking.
+	MetricAWRF Metric = C.PPG_METRIC_AWRF
 )
 
 // RankStart is where the fairness metrics' exposure starts counting ranks.
@@ -280,6 +285,10 @@ type TrainReport struct {
 	BoundExact bool
 	Bound      float64 // NaN without a bound
 	Gap        float64 // NaN without a bound
+	// PassedThrough (Rerank only): the objective has no value for the query (AWRF or
+	// group-level expected exposure without an item of utility > 0); its input ranking
+	// was returned untrained, BestCost NaN, as ppg rerank passes such a query through.
+	PassedThrough bool
 }
 
 // newReport is a report prepared for a training call (its struct_size set).
@@ -301,6 +310,8 @@ func report(r C.ppg_train_report) TrainReport {
 		BoundExact: bool(r.bound_exact),
 		Bound:      float64(r.bound),
 		Gap:        float64(r.gap),
+
+		PassedThrough: bool(r.passed_through),
 	}
 }
 

@@ -222,13 +222,18 @@ enum ppg_metric
   PPG_METRIC_DTR_NDCG_MIX = 3,
   // `EEL + mix_weight * (1 - NDCG@k)`.
   PPG_METRIC_EEL_NDCG_MIX = 4,
-  // Expected exposure as TREC Fair Ranking 2020 scored it: EE-L normalised per query
-  // (0 is optimal) under the browsing model `browse` at `ee_level`. At group level the
-  // query needs an item with utility > 0 (else `PPG_STATUS_INVALID_ARGUMENT`).
+  // Expected exposure as TREC Fair Ranking 2020 scored it: `ee_measure` (EE-L by
+  // default), normalised per query unless `ee_raw`, under the browsing model `browse`
+  // at `ee_level`; EE-R, larger-is-better, as its distance below its upper bound
+  // (`1 - EE-R` normalised, `ub - EE-R` raw), so that 0 is optimal for every number. At
+  // group level the metric has no value for a query without an item of utility > 0:
+  // `ppg_engine_rerank` passes it through (`passed_through` in the report), the other
+  // calls refuse it (`PPG_STATUS_INVALID_ARGUMENT`).
   PPG_METRIC_EXPECTED_EXPOSURE = 5,
   // `1 - AWRF x NDCG` as TREC Fair Ranking 2021 scored a ranking (0 is optimal): the
   // target averages the relevant items' group distribution with the uniform one over
-  // the query's groups, so the query needs an item with utility > 0.
+  // the query's groups, so the metric has no value without an item of utility > 0
+  // (passed through or refused as for `PPG_METRIC_EXPECTED_EXPOSURE`).
   PPG_METRIC_AWRF = 6,
 };
 #ifndef __cplusplus
@@ -297,6 +302,28 @@ enum ppg_ee_level
 typedef enum ppg_ee_level ppg_ee_level;
 #else
 typedef uint32_t ppg_ee_level;
+#endif // __STDC_VERSION__ >= 202311L
+#endif // __cplusplus
+
+// Which number of `PPG_METRIC_EXPECTED_EXPOSURE` is the cost.
+enum ppg_ee_measure
+#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+  : uint32_t
+#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+ {
+  // EE-L, the loss against the target exposure (TREC 2020's score).
+  PPG_EE_MEASURE_LOSS = 0,
+  // EE-D, the disparity `|e|^2`: blind to relevance, lowest where exposure is spread
+  // (at group level, where the relevant items get the least).
+  PPG_EE_MEASURE_DISPARITY = 1,
+  // EE-R, the relevance `e . t`: the cost is its distance below its upper bound.
+  PPG_EE_MEASURE_RELEVANCE = 2,
+};
+#ifndef __cplusplus
+#if __STDC_VERSION__ >= 202311L
+typedef enum ppg_ee_measure ppg_ee_measure;
+#else
+typedef uint32_t ppg_ee_measure;
 #endif // __STDC_VERSION__ >= 202311L
 #endif // __cplusplus
 
@@ -390,6 +417,12 @@ typedef struct ppg_objective_config {
   double cascade_utility;
   // A `ppg_ee_level` value. Default `PPG_EE_LEVEL_GROUP`.
   uint32_t ee_level;
+  // A `ppg_ee_measure` value. Default `PPG_EE_MEASURE_LOSS`. This field and the next
+  // are new in 0.2.0's third layout; a caller of an older layout gets the defaults.
+  uint32_t ee_measure;
+  // The number raw rather than normalised per query by the evaluator's bounds.
+  // Default false (TREC 2020 normalised).
+  bool ee_raw;
 } ppg_objective_config;
 
 // What a training run did. Prepare it with `ppg_train_report_default` before passing
@@ -422,6 +455,12 @@ typedef struct ppg_train_report {
   double bound;
   // `best_cost - bound` (0 when rounding puts it below), NaN without a bound.
   double gap;
+  // `ppg_engine_rerank` only: the objective has no value for the query (AWRF or
+  // group-level expected exposure without an item of utility > 0, which their
+  // evaluators skip), so its input ranking was written unchanged, nothing trained
+  // (`epochs`, `samples` 0) and `best_cost` is NaN. `ppg rerank` and `ppg.rerank` pass
+  // such a query through the same way. Default false.
+  bool passed_through;
 } ppg_train_report;
 
 // One item of a query. Items are passed in ranked order (the input ranking).
@@ -783,8 +822,10 @@ ppg_status ppg_engine_train(struct ppg_engine *engine,
 // Returns `PPG_STATUS_OK`; `PPG_STATUS_NULL_PARAMETER` (`engine`, `config` or
 // `objective` NULL; `report` may be NULL); `PPG_STATUS_MISALIGNED`;
 // `PPG_STATUS_NO_QUERY`; `PPG_STATUS_INVALID_ARGUMENT` (a configuration field out of
-// range, or utilities a metric refuses: negative for DTR or NDCG, or for DTR a group's
-// utilities whose sum overflows the `double` range); `PPG_STATUS_NOT_FINITE` (a cost that
+// range, or utilities a metric refuses: negative for DTR or NDCG, for DTR a group's
+// utilities whose sum overflows the `double` range, no item with utility > 0 for AWRF or
+// group-level expected exposure, which have no value then: there is no input ranking
+// to hand back here, unlike `ppg_engine_rerank`); `PPG_STATUS_NOT_FINITE` (a cost that
 // is not finite: DTR when a group's utility sum is so small against the other's that
 // their ratio overflows; EEL's cost is finite for any finite utilities, and NDCG takes
 // any finite utility `>= 0`, its gains scaled so that none overflows);
@@ -816,27 +857,39 @@ uint64_t ppg_query_seed(uint64_t seed, uint64_t index);
 // to optimise (one group; DTR with a group without utility) the input ranking is the
 // answer. The query stays set afterwards (`ppg_engine_best` reads the result).
 //
+// A query the objective has no value for (`PPG_METRIC_AWRF`, or
+// `PPG_METRIC_EXPECTED_EXPOSURE` at group level, without an item of utility > 0: their
+// evaluators skip such a query) is passed through, as `ppg rerank` and `ppg.rerank` pass
+// it: `PPG_STATUS_OK`, the input ranking written into `out_ids` for every session, and
+// `report->passed_through` true with `epochs` and `samples` 0 and `best_cost`, `bound`,
+// `gap` NaN. The items are checked as any query's and become the engine's query,
+// untrained (`ppg_engine_best`: `PPG_STATUS_NO_RESULT`). A status would not do: outputs
+// are written on success only, and a caller re-ranking a file of queries wants every
+// query back.
+//
 // Returns, by argument:
 // - `PPG_STATUS_NULL_PARAMETER`: `engine`, `items`, `objective`, `config` or `out_ids`
 //   NULL (`report` may be NULL); `PPG_STATUS_MISALIGNED`: a pointer misaligned.
 // - `items`, `count`, `sessions`: `PPG_STATUS_INVALID_ARGUMENT` (0 items or sessions, a
-//   negative utility for DTR or NDCG, no item with utility > 0 for AWRF or group-level
-//   expected exposure), `PPG_STATUS_CAPACITY` (more items or sessions than
+//   negative utility for DTR or NDCG), `PPG_STATUS_CAPACITY` (more items or sessions than
 //   the engine's layout, more than 16 groups), `PPG_STATUS_DUPLICATE_ITEM` (an id twice),
-//   `PPG_STATUS_NOT_FINITE` (a utility or a cost not finite).
-// - `objective`: `PPG_STATUS_INVALID_ARGUMENT` (a field out of range),
-//   `PPG_STATUS_UNSUPPORTED` (`PPG_METRIC_NDCG` alone: the recipe's costs are a fairness
-//   metric, optionally mixed with NDCG), `PPG_STATUS_VERSION_MISMATCH` (`struct_size`).
+//   `PPG_STATUS_NOT_FINITE` (a utility or a cost not finite). No item with utility > 0
+//   under AWRF or group-level expected exposure is not an error (passed through, above).
+// - `objective`: `PPG_STATUS_INVALID_ARGUMENT` (a field out of range, `ee_measure`
+//   included), `PPG_STATUS_UNSUPPORTED` (`PPG_METRIC_NDCG` alone: the recipe's costs are
+//   a fairness metric, optionally mixed with NDCG), `PPG_STATUS_VERSION_MISMATCH`
+//   (`struct_size`).
 // - `config`: `PPG_STATUS_INVALID_ARGUMENT` (a field out of range, the batch above the
 //   layout's), `PPG_STATUS_VERSION_MISMATCH` (`struct_size`).
 // - `out_ids`, `out_len`: `PPG_STATUS_INVALID_ARGUMENT` (`out_len != count * sessions`).
-// - `report`: `PPG_STATUS_VERSION_MISMATCH` (`struct_size`).
+// - `report`: `PPG_STATUS_VERSION_MISMATCH` (`struct_size`; a report of the second
+//   layout, without `passed_through`, is written without it).
 // - `engine`: `PPG_STATUS_UNSUPPORTED` (a `PPG_METHOD_PL` engine).
 // - `PPG_STATUS_PANIC` (a bug; see `ppg_last_panic_message`).
 //
 // The structs, `out_len`, the engine's kind, the items' shape (count, sessions, ids,
 // finite utilities) and the objective built over them (a negative utility, too many
-// groups, no relevant item, an input ranking that costs NaN or an infinity) are checked
+// groups, an input ranking that costs NaN or an infinity) are checked
 // before the query is replaced: on those refusals the engine is as it was. One failure is
 // met only once the query is replaced: a sampled ranking that costs NaN or an infinity
 // during the run (`PPG_STATUS_NOT_FINITE`) leaves the engine without a query

@@ -523,8 +523,10 @@ fn java_jna_test_passes() {
 /// The same answer from every door (issue 29): the rows of `tests/doors/rows.tsv` and seed 11
 /// through `ppg rerank`, the C API (`c-examples/c/doors.c`), C++ (`c-examples/cpp/doors.cpp`,
 /// ppg.hpp without exceptions), Go (`TestDoors`) and Java (`ppg.Doors`), each with its
-/// recommended recipe, EEL over 3 sessions: identical rankings. (Python's `rerank_frame` is
-/// held to `ppg rerank`'s output by the Python suite.)
+/// recommended recipe over 3 sessions, under EEL and under the official expected exposure
+/// (issue 32), where query `e`, without a relevant item, has no value and every door
+/// passes it through: identical rankings. (Python's `rerank_frame` is held to
+/// `ppg rerank`'s output by the Python suite.)
 #[test]
 fn every_door_gives_the_same_rankings() {
     if !require(
@@ -550,30 +552,7 @@ fn every_door_gives_the_same_rankings() {
             .args(["build", "-p", "ppg-cli", "--release", "--target-dir"])
             .arg(root.join("target")),
     );
-    let expected = run(
-        "ppg rerank (doors)",
-        Command::new(root.join("target/release/ppg"))
-            .arg("rerank")
-            .arg(&rows)
-            .args([
-                "--metric",
-                "eel",
-                "--sessions",
-                "3",
-                "--seed",
-                "11",
-                "--progress",
-                "never",
-            ]),
-    );
-    // A header and 32 items in 3 sessions.
-    assert_eq!(
-        expected.lines().count(),
-        1 + 32 * 3,
-        "ppg rerank printed {expected}"
-    );
-
-    let exe = work.join("doors");
+    let c_exe = work.join("doors");
     run(
         "cc doors.c",
         Command::new("cc")
@@ -590,33 +569,17 @@ fn every_door_gives_the_same_rankings() {
             .arg(root.join("c-examples/c/doors.c"))
             .arg(lib_dir.join("libppg.a"))
             .args(["-lm", "-lpthread", "-ldl", "-o"])
-            .arg(&exe),
+            .arg(&c_exe),
     );
-    let c = run("doors (C)", Command::new(&exe).arg(&rows));
-    assert_eq!(c, expected, "the C door differs from ppg rerank");
-
-    let exe = work.join("doors-cpp");
+    let cpp_exe = work.join("doors-cpp");
     cxx(
         "g++",
         "doors.cpp",
         &["-std=c++17", "-O1", "-fno-exceptions"],
         &[],
-        &exe,
+        &cpp_exe,
         true,
     );
-    let cpp = run("doors (C++)", Command::new(&exe).arg(&rows));
-    assert_eq!(cpp, expected, "the C++ door differs from ppg rerank");
-
-    let go_out = work.join("go.tsv");
-    go_test(
-        "go-doors",
-        "go test -run TestDoors (go/)",
-        &["-run", "TestDoors", "./..."],
-        &[("PPG_DOORS_ROWS", &rows), ("PPG_DOORS_OUT", &go_out)],
-    );
-    let go = std::fs::read_to_string(&go_out).expect("the Go door's output");
-    assert_eq!(go, expected, "the Go door differs from ppg rerank");
-
     let jar = std::env::var_os("PPG_JNA_JAR")
         .map_or_else(|| PathBuf::from("/usr/share/java/jna.jar"), PathBuf::from);
     let classes = work.join("classes");
@@ -631,15 +594,80 @@ fn every_door_gives_the_same_rankings() {
             .args(["Ppg.java", "PpgLibrary.java", "Doors.java"].map(|f| src.join(f))),
     );
     let class_path = std::env::join_paths([&classes, &jar]).expect("a class path");
-    let java = run(
-        "java ppg.Doors",
-        Command::new("java")
-            .arg("-cp")
-            .arg(class_path)
-            .arg(format!("-Djna.library.path={}", lib_dir.display()))
-            .arg("ppg.Doors")
-            .arg(&rows),
-    );
-    assert_eq!(java, expected, "the Java door differs from ppg rerank");
+
+    for metric in ["eel", "ee"] {
+        let expected = run(
+            "ppg rerank (doors)",
+            Command::new(root.join("target/release/ppg"))
+                .arg("rerank")
+                .arg(&rows)
+                .args([
+                    "--metric",
+                    metric,
+                    "--sessions",
+                    "3",
+                    "--seed",
+                    "11",
+                    "--progress",
+                    "never",
+                ]),
+        );
+        // A header and 36 items in 3 sessions.
+        assert_eq!(
+            expected.lines().count(),
+            1 + 36 * 3,
+            "ppg rerank printed {expected}"
+        );
+        if metric == "ee" {
+            // Query e has no relevant item: its input ranking, in every session.
+            let e: Vec<&str> = expected
+                .lines()
+                .filter(|l| l.starts_with("e\t"))
+                .map(|l| l.rsplit('\t').next().unwrap_or(""))
+                .collect();
+            assert_eq!(e, ["140", "141", "142", "143"].repeat(3), "{expected}");
+        }
+
+        let c = run("doors (C)", Command::new(&c_exe).arg(&rows).arg(metric));
+        assert_eq!(c, expected, "{metric}: the C door differs from ppg rerank");
+
+        let cpp = run("doors (C++)", Command::new(&cpp_exe).arg(&rows).arg(metric));
+        assert_eq!(
+            cpp, expected,
+            "{metric}: the C++ door differs from ppg rerank"
+        );
+
+        let go_out = work.join("go.tsv");
+        go_test(
+            "go-doors",
+            "go test -run TestDoors (go/)",
+            &["-run", "TestDoors", "./..."],
+            &[
+                ("PPG_DOORS_ROWS", &rows),
+                ("PPG_DOORS_OUT", &go_out),
+                ("PPG_DOORS_METRIC", Path::new(metric)),
+            ],
+        );
+        let go = std::fs::read_to_string(&go_out).expect("the Go door's output");
+        assert_eq!(
+            go, expected,
+            "{metric}: the Go door differs from ppg rerank"
+        );
+
+        let java = run(
+            "java ppg.Doors",
+            Command::new("java")
+                .arg("-cp")
+                .arg(&class_path)
+                .arg(format!("-Djna.library.path={}", lib_dir.display()))
+                .arg("ppg.Doors")
+                .arg(&rows)
+                .arg(metric),
+        );
+        assert_eq!(
+            java, expected,
+            "{metric}: the Java door differs from ppg rerank"
+        );
+    }
     clean(&[&work]);
 }

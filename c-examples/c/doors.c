@@ -2,9 +2,10 @@
  * doors: the C door of the same-answer test (tests/bindings.rs). Reads the rows of
  * tests/doors/rows.tsv (qid item score group label, a query's rows contiguous and in their
  * input ranking, the label the utility), re-ranks each query with ppg_engine_rerank under
- * the recommended recipe (EEL, SESSIONS sessions, query k seeded with
- * ppg_query_seed(SEED, k)), and prints what `ppg rerank --metric eel --sessions 3 --seed 11`
- * prints.
+ * the recommended recipe (METRIC: eel, or ee, the official expected exposure; SESSIONS
+ * sessions, query k seeded with ppg_query_seed(SEED, k)), and prints what
+ * `ppg rerank --metric METRIC --sessions 3 --seed 11` prints: a query expected exposure has
+ * no value for (no relevant item) comes back as its input ranking.
  */
 #include "ppg.h"
 
@@ -15,14 +16,15 @@
 #define SESSIONS 3
 #define SEED 11
 
-static int flush(ppg_engine *engine, const char *qid, ppg_item *items, size_t n, uint64_t k) {
+static int flush(ppg_engine *engine, uint32_t metric, const char *qid, ppg_item *items, size_t n,
+                 uint64_t k) {
     ppg_train_config config;
     ppg_objective_config objective;
     ppg_train_report report;
     ppg_train_config_default(&config);
     ppg_objective_config_default(&objective);
     ppg_train_report_default(&report);
-    objective.metric = PPG_METRIC_EEL;
+    objective.metric = metric;
     uint64_t out[MAX_ITEMS * SESSIONS];
     ppg_status status = ppg_engine_rerank(engine, items, n, SESSIONS, &objective, &config,
                                           ppg_query_seed(SEED, k), out, n * SESSIONS, &report);
@@ -39,10 +41,12 @@ static int flush(ppg_engine *engine, const char *qid, ppg_item *items, size_t n,
 }
 
 int main(int argc, char **argv) {
-    if (argc != 2) {
-        fprintf(stderr, "usage: doors ROWS.tsv\n");
+    if (argc < 2 || argc > 3 || (argc == 3 && strcmp(argv[2], "eel") != 0 && strcmp(argv[2], "ee") != 0)) {
+        fprintf(stderr, "usage: doors ROWS.tsv [eel|ee]\n");
         return 2;
     }
+    uint32_t metric = argc == 3 && strcmp(argv[2], "ee") == 0 ? PPG_METRIC_EXPECTED_EXPOSURE
+                                                               : PPG_METRIC_EEL;
     FILE *f = fopen(argv[1], "r");
     if (!f) {
         perror(argv[1]);
@@ -72,7 +76,7 @@ int main(int argc, char **argv) {
             break;
         }
         if (n > 0 && strcmp(q, qid) != 0) {
-            failed = flush(engine, qid, items, n, k++);
+            failed = flush(engine, metric, qid, items, n, k++);
             n = 0;
         }
         if (n == MAX_ITEMS) {
@@ -86,7 +90,7 @@ int main(int argc, char **argv) {
         items[n].group = group;
         n++;
     }
-    if (!failed && n > 0) failed = flush(engine, qid, items, n, k);
+    if (!failed && n > 0) failed = flush(engine, metric, qid, items, n, k);
     ppg_engine_free(engine);
     fclose(f);
     return failed;

@@ -2,8 +2,9 @@
 // -fno-exceptions: ppg.hpp's status forms only. Reads the rows of tests/doors/rows.tsv (qid
 // item score group label, a query's rows contiguous and in their input ranking, the label
 // the utility), re-ranks each query with Engine::try_rerank under the recommended recipe
-// (EEL, kSessions sessions, query k seeded with ppg::query_seed(kSeed, k)), and prints
-// what `ppg rerank --metric eel --sessions 3 --seed 11` prints.
+// (METRIC: eel, or ee, the official expected exposure; kSessions sessions, query k seeded
+// with ppg::query_seed(kSeed, k)), and prints what `ppg rerank --metric METRIC --sessions 3
+// --seed 11` prints.
 #include <ppg.hpp>
 
 #include <cstdint>
@@ -20,13 +21,13 @@ constexpr std::size_t kSessions = 3;
 constexpr std::uint64_t kSeed = 11;
 
 // Re-ranks the query `qid` (its `index` in the file) and prints its rankings.
-bool flush(ppg::Engine& engine, const std::string& qid, const std::vector<ppg::Item>& items,
-           std::uint64_t index) {
+bool flush(ppg::Engine& engine, ppg_metric metric, const std::string& qid,
+           const std::vector<ppg::Item>& items, std::uint64_t index) {
   const ppg::Result<ppg::TrainConfig> config = ppg::try_default_train_config();
-  const ppg::Result<ppg::ObjectiveConfig> eel = ppg::try_default_objective(PPG_METRIC_EEL);
-  if (!config || !eel) return false;
+  const ppg::Result<ppg::ObjectiveConfig> objective = ppg::try_default_objective(metric);
+  if (!config || !objective) return false;
   const ppg::Result<ppg::Reranked> out =
-      engine.try_rerank(items, kSessions, *eel, *config, ppg::query_seed(kSeed, index));
+      engine.try_rerank(items, kSessions, *objective, *config, ppg::query_seed(kSeed, index));
   if (!out) {
     std::fprintf(stderr, "doors: query %s: %s\n", qid.c_str(), out.status().to_string().c_str());
     return false;
@@ -44,10 +45,12 @@ bool flush(ppg::Engine& engine, const std::string& qid, const std::vector<ppg::I
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 2) {
-    std::fprintf(stderr, "usage: doors ROWS.tsv\n");
+  const std::string name = argc == 3 ? argv[2] : "eel";
+  if (argc < 2 || argc > 3 || (name != "eel" && name != "ee")) {
+    std::fprintf(stderr, "usage: doors ROWS.tsv [eel|ee]\n");
     return 2;
   }
+  const ppg_metric metric = name == "ee" ? PPG_METRIC_EXPECTED_EXPOSURE : PPG_METRIC_EEL;
   std::ifstream file(argv[1]);
   std::string line;
   if (!file || !std::getline(file, line)) {  // the header
@@ -75,7 +78,7 @@ int main(int argc, char** argv) {
       return 1;
     }
     if (!items.empty() && q != qid) {
-      if (!flush(engine, qid, items, index++)) return 1;
+      if (!flush(engine, metric, qid, items, index++)) return 1;
       items.clear();
     }
     if (items.size() == kMaxItems) {
@@ -85,6 +88,6 @@ int main(int argc, char** argv) {
     qid = q;
     items.push_back(item);
   }
-  if (!items.empty() && !flush(engine, qid, items, index)) return 1;
+  if (!items.empty() && !flush(engine, metric, qid, items, index)) return 1;
   return 0;
 }

@@ -558,7 +558,7 @@ static int same_report(const ppg_train_report *a, const ppg_train_report *b) {
            a->samples == b->samples && same_double(a->best_cost, b->best_cost) &&
            a->best_epoch == b->best_epoch && a->certified == b->certified &&
            a->bound_exact == b->bound_exact && same_double(a->bound, b->bound) &&
-           same_double(a->gap, b->gap);
+           same_double(a->gap, b->gap) && a->passed_through == b->passed_through;
 }
 
 static void check_report(const ppg_train_report *r) {

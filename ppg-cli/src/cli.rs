@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-pub use ppg_host::arg::FairnessArg;
+pub use ppg_host::arg::{EeMeasureArg, FairnessArg};
 use ppg_host::progress::ProgressArg;
 pub use ppg_lab::ReproduceArgs;
 
@@ -31,8 +31,8 @@ pub enum MetricArg {
     Eel,
     /// Disparity of treatment ratio (up to 16 groups; the paper's on two).
     Dtr,
-    /// Expected exposure as TREC Fair Ranking 2020 scored it: normalised EE-L under
-    /// --browse at --ee-level.
+    /// Expected exposure as TREC Fair Ranking 2020 scored it: --ee-measure (normalised
+    /// EE-L by default) under --browse at --ee-level.
     Ee,
     /// 1 - AWRF x NDCG as TREC Fair Ranking 2021 scored a ranking.
     Awrf,
@@ -130,7 +130,9 @@ INPUT FORMAT
   a score or label that is not a finite number. A field quoted in a message is cut
   after 60 characters. A query of one item is passed through unchanged (counted as
   skipped), and so is a query without an item of utility > 0 under --metric awrf or
-  --metric ee at group level (their evaluators skip such a query).
+  --metric ee at group level (their evaluators skip such a query: it keeps its input
+  ranking by score, --report leaves its costs empty, and ppg.rerank and the C API's
+  ppg_engine_rerank return it the same way).
 
 INPUT AND OUTPUT
   The input is read and written query by query: memory stays flat whatever the number
@@ -235,6 +237,12 @@ pub struct RerankArgs {
     /// Level of --metric ee.
     #[arg(long, value_enum, default_value_t = EeLevelArg::Group)]
     pub ee_level: EeLevelArg,
+    /// Number of --metric ee to minimise (relevance: its distance below its upper bound).
+    #[arg(long, value_enum, default_value_t = EeMeasureArg::Loss)]
+    pub ee_measure: EeMeasureArg,
+    /// Minimise --ee-measure raw rather than normalised per query (TREC 2020 normalised).
+    #[arg(long)]
+    pub ee_raw: bool,
     /// Column used as utility [default: label if present, else score].
     #[arg(long, value_enum)]
     pub utility: Option<UtilityArg>,

@@ -9,6 +9,7 @@ use std::io::Write;
 use std::time::Instant;
 
 use ppg_core::objective::{Browse, Level, RankStart};
+use ppg_core::recipe::cost::EeScore;
 use ppg_core::recipe::INITIAL_WEIGHT;
 use ppg_core::{Dims, Ppg, Recipe, SamplerMode, TrainConfig};
 
@@ -159,7 +160,9 @@ pub fn run(args: &RerankArgs) -> Result<()> {
         |task| rerank_one(task, &path, args, &spec, &recipe, &tables, &budget),
         |task, r| {
             let q = &task.query;
-            if args.verbose {
+            if args.verbose && r.is_undefined() {
+                eprintln!("query {}: no relevant item, passed through", quoted(&q.qid));
+            } else if args.verbose {
                 eprintln!(
                     "query {}: cost {:.6} -> {:.6}",
                     quoted(&q.qid),
@@ -178,7 +181,7 @@ pub fn run(args: &RerankArgs) -> Result<()> {
             }
             queries += 1;
             items += q.len();
-            skipped += usize::from(q.len() == 1 || undefined(&spec, &task.utility));
+            skipped += usize::from(q.len() == 1 || r.is_undefined());
             Ok(())
         },
         |n| bar.inc(n as u64),
@@ -250,17 +253,6 @@ fn task(c: &Checks, index: usize, mut query: Query, groups: &[String]) -> Result
     })
 }
 
-/// Whether the metric is undefined for the query: expected exposure at group level and
-/// AWRF need an item with utility > 0 (their evaluators skip a query without one).
-fn undefined(spec: &CostSpec, utility: &[f64]) -> bool {
-    let needs_relevant = match spec.metric {
-        Metric::Ee => spec.level == Level::Group,
-        Metric::Awrf => true,
-        Metric::Dtr | Metric::Eel => false,
-    };
-    needs_relevant && !utility.iter().any(|&y| y > 0.0)
-}
-
 /// DTR divides each group's exposure by the group's utility summed over the sessions: a
 /// sum beyond the largest `double` is bad input, refused at the row that takes it there.
 fn dtr_sums(
@@ -292,7 +284,8 @@ fn dtr_sums(
 }
 
 /// Re-ranks one query on an engine laid out for it; a query of one item, or one its
-/// metric is undefined for, is passed through.
+/// metric has no value for (`CostSpec::defined`), is passed through, the latter as every
+/// door does ([`rerank_query::undefined`]).
 /// A cost that is not finite for some ranking is a property of the query's utilities:
 /// bad input at the query's lines.
 fn rerank_one(
@@ -308,15 +301,8 @@ fn rerank_one(
     if q.len() == 1 {
         return Ok(rerank_query::passed_through(args.sessions));
     }
-    if undefined(spec, &task.utility) {
-        let n = q.len() as u16;
-        return Ok(Reranked {
-            rankings: (0..args.sessions).flat_map(|_| 0..n).collect(),
-            before: 0.0,
-            after: 0.0,
-            bound: None,
-            certified: false,
-        });
+    if !spec.defined(&task.utility) {
+        return Ok(rerank_query::undefined(&q.score, args.sessions));
     }
     if args.method == RerankMethodArg::Exact {
         return rerank_query::exact(
@@ -392,8 +378,16 @@ fn write_query(w: &mut dyn Write, q: &Query, r: &Reranked, sessions: usize) -> s
     Ok(())
 }
 
-/// One line of `--report`: the query's costs, its bound and its certificate.
+/// One line of `--report`: the query's costs (empty for a query its metric has no value
+/// for), its bound and its certificate.
 fn write_report(w: &mut dyn Write, q: &Query, r: &Reranked) -> std::io::Result<()> {
+    let cost = |c: f64| {
+        if c.is_nan() {
+            String::new()
+        } else {
+            c.to_string()
+        }
+    };
     let (bound, exact) = match r.bound {
         Some(b) => (b.value.to_string(), u8::from(b.exact).to_string()),
         None => (String::new(), String::new()),
@@ -403,8 +397,8 @@ fn write_report(w: &mut dyn Write, q: &Query, r: &Reranked) -> std::io::Result<(
         w,
         "{}\t{}\t{}\t{bound}\t{exact}\t{}\t{gap}",
         q.qid,
-        r.before,
-        r.after,
+        cost(r.before),
+        cost(r.after),
         u8::from(r.certified)
     )
 }
@@ -450,6 +444,10 @@ fn cost_spec(args: &RerankArgs) -> Result<CostSpec> {
         level: match args.ee_level {
             EeLevelArg::Group => Level::Group,
             EeLevelArg::Item => Level::Item,
+        },
+        ee: EeScore {
+            measure: args.ee_measure.measure(),
+            normalised: !args.ee_raw,
         },
         ..CostSpec::new(metric, args.levels, ndcg)
     })

@@ -299,3 +299,49 @@ fn bound_matches_the_enumerated_optimum_on_trec2019() {
         assert_eq!(r["bounded"], 0);
     }
 }
+
+/// `--ee-measure` and `--ee-raw` choose the number `--metric ee` optimises and reports:
+/// EE-R as the evaluator gives it (higher is better), which PPG raises above the LTR
+/// ranking it starts from; EE-D, blind to relevance, is pushed to its floor and takes
+/// NDCG down with it, as docs/metrics.md warns.
+#[test]
+fn ee_measure_chooses_the_number() {
+    let base = [
+        "--metric",
+        "ee",
+        "--method",
+        "ltr,ppg",
+        "--runs",
+        "1",
+        "--sessions",
+        "2",
+        "--utility",
+        "label",
+    ];
+    let relevance = json(&[&base[..], &["--ee-measure", "relevance"]].concat());
+    let (ltr, ppg) = (
+        row(&relevance, "ltr", "ee", "label"),
+        row(&relevance, "ppg", "ee", "label"),
+    );
+    assert_eq!(ppg["ee_measure"], "EE-R");
+    assert!(
+        ppg["fairness"].as_f64() > ltr["fairness"].as_f64(),
+        "{ppg} {ltr}"
+    );
+    let disparity = json(&[&base[..], &["--ee-measure", "disparity", "--ee-raw"]].concat());
+    let (ltr, ppg) = (
+        row(&disparity, "ltr", "ee", "label"),
+        row(&disparity, "ppg", "ee", "label"),
+    );
+    assert_eq!(ppg["ee_measure"], "EE-D raw");
+    assert!(
+        ppg["fairness"].as_f64() < ltr["fairness"].as_f64(),
+        "{ppg} {ltr}"
+    );
+    assert!(
+        ppg["ndcg10"].as_f64() < ltr["ndcg10"].as_f64(),
+        "{ppg} {ltr}"
+    );
+    let dtr = json(&["--metric", "dtr", "--method", "ltr", "--runs", "1"]);
+    assert!(dtr[0]["ee_measure"].is_null());
+}

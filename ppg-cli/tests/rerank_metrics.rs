@@ -40,6 +40,8 @@ fn every_model_and_level_optimises_without_getting_worse() {
             "0.8",
         ],
         &["--metric", "ee", "--browse", "log"],
+        &["--metric", "ee", "--ee-measure", "disparity"],
+        &["--metric", "ee", "--ee-measure", "relevance", "--ee-raw"],
         &["--metric", "awrf"],
     ] {
         let out = ppg()
@@ -54,8 +56,9 @@ fn every_model_and_level_optimises_without_getting_worse() {
         let costs = costs(&String::from_utf8(out.stderr).unwrap());
         assert!(!costs.is_empty(), "{args:?}");
         for (before, after) in costs {
+            // Every cost is non-negative (EE-R's is its distance below its bound).
             assert!(
-                after <= before && after >= -1.0,
+                after <= before && after >= 0.0,
                 "{args:?}: {before} -> {after}"
             );
         }
@@ -96,16 +99,26 @@ fn a_query_without_a_relevant_item_is_passed_through() {
          q2\ta\tL\t0.9\t1\nq2\tb\tH\t0.8\t1\nq2\tc\tH\t0.5\t0\n",
     )
     .unwrap();
+    let report = dir.path().join("report.tsv");
     for metric in ["ee", "awrf"] {
         let out = ppg()
             .arg("rerank")
             .arg(&input)
-            .args(["--metric", metric, "--sessions", "2"])
+            .args(["--metric", metric, "--sessions", "2", "--verbose"])
+            .arg("--report")
+            .arg(&report)
             .assert()
             .success()
             .stderr(predicate::str::contains("1 skipped"))
+            .stderr(predicate::str::contains(
+                "query \"q1\": no relevant item, passed through",
+            ))
             .get_output()
             .clone();
+        // The metric has no value for q1: its costs are left empty.
+        let lines = std::fs::read_to_string(&report).unwrap();
+        assert!(lines.contains("\nq1\t\t\t\t\t0\t\n"), "{metric}: {lines}");
+        std::fs::remove_file(&report).unwrap();
         let text = String::from_utf8(out.stdout).unwrap();
         let q1: Vec<&str> = text
             .lines()

@@ -19,6 +19,9 @@
 //! output is the same on every run. docs/diversity.md shows it and what it means.
 //!
 //! `cargo run --release -p ppg-core --example diversity`
+//!
+//! `ppg-core/tests/diversity.rs` runs [`run`] and holds docs/diversity.md's figures to its
+//! output, so the page cannot drift from the program.
 
 use ppg_core::{Dims, Ppg, Rng, TrainConfig};
 
@@ -118,7 +121,19 @@ fn greedy(input: &[u16], cover: &dyn Fn(usize, usize) -> f64) -> Vec<u16> {
     out
 }
 
-fn main() {
+/// What [`run`] measured: per ranking (input, greedy, PPG from the input, PPG from greedy)
+/// the mean alpha-NDCG@10 on the judgements and the mean expected alpha-NDCG@10 under the
+/// estimates; PPG from the input and from greedy against greedy on the judgements (queries
+/// better, worse); rankings PPG scored, both searches of every query.
+pub struct Summary {
+    pub judged: [f64; 4],
+    pub expected: [f64; 4],
+    pub against: [[usize; 2]; 2],
+    pub samples: u64,
+}
+
+/// The experiment: 100 generated queries, each ranked four ways.
+pub fn run() -> Summary {
     let mut data = Rng::new(2024);
     let dims = Dims::new(ITEMS, 1, 16);
     let mut mem = vec![0u8; Ppg::bytes(dims)];
@@ -132,13 +147,8 @@ fn main() {
         patience: 0,
         ..TrainConfig::default()
     };
-    // Sums over queries, [input, greedy, PPG from the input, PPG from greedy]: alpha-NDCG@10
-    // on the judgements and the expected alpha-NDCG@10 under the estimates.
     let (mut judged_sum, mut expected_sum) = ([0.0f64; 4], [0.0f64; 4]);
-    // PPG from the input, then PPG from greedy, against greedy on the judgements:
-    // queries better, worse.
     let mut against = [[0usize; 2]; 2];
-    // Rankings PPG scored, both searches of every query.
     let mut samples = 0u64;
     for _ in 0..QUERIES {
         let q = generate(&mut data);
@@ -185,28 +195,53 @@ fn main() {
         }
     }
     let n = QUERIES as f64;
-    println!("{QUERIES} queries of {ITEMS} documents, {TOPICS} subtopics, alpha {ALPHA}, cutoff {CUTOFF}");
-    println!("ranking       alpha-NDCG@10 (judgements)   expected alpha-NDCG@10 (estimates)");
-    for (k, name) in ["input", "greedy", "ppg", "greedy + ppg"]
-        .iter()
-        .enumerate()
-    {
-        println!(
-            "{name:<13} {:>26.4}   {:>34.4}",
-            judged_sum[k] / n,
-            expected_sum[k] / n
-        );
+    Summary {
+        judged: judged_sum.map(|x| x / n),
+        expected: expected_sum.map(|x| x / n),
+        against,
+        samples,
     }
-    println!(
-        "ppg scored {:.0} rankings a search on average",
-        samples as f64 / (2.0 * n)
-    );
-    for (row, name) in against.iter().zip(["ppg", "greedy + ppg"]) {
-        println!(
-            "{name} against greedy on the judgements: better on {} queries, worse on {}, equal on {}",
-            row[0],
-            row[1],
-            QUERIES - row[0] - row[1]
-        );
+}
+
+impl std::fmt::Display for Summary {
+    /// The table docs/diversity.md quotes.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        writeln!(
+            f,
+            "{QUERIES} queries of {ITEMS} documents, {TOPICS} subtopics, alpha {ALPHA}, cutoff {CUTOFF}"
+        )?;
+        writeln!(
+            f,
+            "ranking       alpha-NDCG@10 (judgements)   expected alpha-NDCG@10 (estimates)"
+        )?;
+        for (k, name) in ["input", "greedy", "ppg", "greedy + ppg"]
+            .iter()
+            .enumerate()
+        {
+            writeln!(
+                f,
+                "{name:<13} {:>26.4}   {:>34.4}",
+                self.judged[k], self.expected[k]
+            )?;
+        }
+        writeln!(
+            f,
+            "ppg scored {:.0} rankings a search on average",
+            self.samples as f64 / (2.0 * QUERIES as f64)
+        )?;
+        for (row, name) in self.against.iter().zip(["ppg", "greedy + ppg"]) {
+            writeln!(
+                f,
+                "{name} against greedy on the judgements: better on {} queries, worse on {}, equal on {}",
+                row[0],
+                row[1],
+                QUERIES - row[0] - row[1]
+            )?;
+        }
+        Ok(())
     }
+}
+
+fn main() {
+    print!("{}", run());
 }

@@ -447,3 +447,92 @@ fn a_cut_bound_over_groups_is_flagged_and_certifies_nothing_above_the_optimum() 
     assert!(o.after >= optimum - 1e-12, "{o:?}");
     assert!(!o.certified && o.gap().unwrap() >= optimum - bound.value - 1e-12);
 }
+
+/// Every expected-exposure number is a cost of the recipe (`CostSpec::ee`): on fixed
+/// rankings the cost is the evaluator's number (EE-L, EE-D) or its distance below the
+/// upper bound (EE-R: `1 - EE-R` normalised, a constant minus EE-R raw, 0 for the merit
+/// order at item level in one session), and the recipe lowers each on a small query.
+#[test]
+fn every_expected_exposure_number_is_a_cost_the_recipe_lowers() {
+    use ppg_core::objective::{Browse, ExpectedExposure, Level, Measure};
+    use ppg_core::recipe::cost::{EeScore, SCRATCH_PER_ITEM};
+    use ppg_core::recipe::Cost;
+    let mut rng = TestRng(17);
+    let n = 8;
+    let dims = Dims::new(n, 2, 16);
+    let mut mem = memory(dims);
+    let mut engine = Ppg::new(&mut mem, dims, 0).unwrap();
+    let (score, label, group) = query(&mut rng, n);
+    let low: Vec<f64> = score.iter().map(|s| -s).collect();
+    let empty = Tables {
+        exposure: &[],
+        discount: &[],
+        attention: &[],
+    };
+    let input: Vec<u16> = (0..n as u16).collect();
+    let reversed: Vec<u16> = input.iter().rev().copied().collect();
+    let mut merit = input.clone();
+    merit.sort_by(|&a, &b| label[usize::from(b)].total_cmp(&label[usize::from(a)]));
+    let measures = [Measure::Loss, Measure::Disparity, Measure::Relevance];
+    for level in [Level::Group, Level::Item] {
+        for (measure, normalised) in measures.into_iter().flat_map(|m| [(m, true), (m, false)]) {
+            let ee = EeScore {
+                measure,
+                normalised,
+            };
+            let spec = CostSpec {
+                level,
+                browse: Browse::Rbp { patience: 0.8 },
+                ee,
+                ..CostSpec::new(Metric::Ee, 5, None)
+            };
+            let mut scratch = vec![0.0; SCRATCH_PER_ITEM * n];
+            let mut cost = Cost::new(&spec, &label, &group, &empty, &mut scratch).unwrap();
+            let mut own = vec![0.0; SCRATCH_PER_ITEM * n];
+            let mut metric =
+                ExpectedExposure::new(&label, &group, spec.browse, level, measure, true, &mut own)
+                    .unwrap();
+            let mut offset = None;
+            for ranking in [&input, &reversed, &merit] {
+                let value = ee.of(&metric.report(ranking, 1).unwrap());
+                let c = cost.cost(ranking, 1);
+                let what = format!("{level:?} {}: {c} against {value}", ee.name());
+                assert!(c >= -1e-12, "{what}");
+                match (measure, normalised) {
+                    (Measure::Relevance, true) => assert!((c - (1.0 - value)).abs() < 1e-12),
+                    (Measure::Relevance, false) => {
+                        // The same constant above EE-R for every ranking.
+                        let o = *offset.get_or_insert(c + value);
+                        assert!((c + value - o).abs() < 1e-12, "{what}");
+                    }
+                    _ => assert_eq!(c, value, "{what}"),
+                }
+            }
+            if measure == Measure::Relevance && level == Level::Item {
+                assert!(cost.cost(&merit, 1).abs() < 1e-12, "{}", ee.name());
+            }
+
+            // Started from the scores reversed: the relevant items low, so that no number
+            // is at its best in the input.
+            let q = Query {
+                score: &low,
+                utility: &label,
+                group: &group,
+                sessions: 2,
+                seed: 3,
+            };
+            let (mut order, mut utility, mut grp) = (vec![0; n], vec![0.0; n], vec![0; n]);
+            let mut out = vec![0u16; n * q.sessions];
+            let work = Workspace {
+                order: &mut order,
+                utility: &mut utility,
+                group: &mut grp,
+                scratch: &mut scratch,
+            };
+            let o = engine
+                .rerank(&q, &spec, &empty, &Recipe::recommended(), work, &mut out)
+                .unwrap();
+            assert!(o.after < o.before, "{level:?} {}: {o:?}", ee.name());
+        }
+    }
+}

@@ -545,8 +545,10 @@ pub unsafe extern "C" fn ppg_engine_train(
 /// Returns `PPG_STATUS_OK`; `PPG_STATUS_NULL_PARAMETER` (`engine`, `config` or
 /// `objective` NULL; `report` may be NULL); `PPG_STATUS_MISALIGNED`;
 /// `PPG_STATUS_NO_QUERY`; `PPG_STATUS_INVALID_ARGUMENT` (a configuration field out of
-/// range, or utilities a metric refuses: negative for DTR or NDCG, or for DTR a group's
-/// utilities whose sum overflows the `double` range); `PPG_STATUS_NOT_FINITE` (a cost that
+/// range, or utilities a metric refuses: negative for DTR or NDCG, for DTR a group's
+/// utilities whose sum overflows the `double` range, no item with utility > 0 for AWRF or
+/// group-level expected exposure, which have no value then: there is no input ranking
+/// to hand back here, unlike `ppg_engine_rerank`); `PPG_STATUS_NOT_FINITE` (a cost that
 /// is not finite: DTR when a group's utility sum is so small against the other's that
 /// their ratio overflows; EEL's cost is finite for any finite utilities, and NDCG takes
 /// any finite utility `>= 0`, its gains scaled so that none overflows);
@@ -596,27 +598,39 @@ pub extern "C" fn ppg_query_seed(seed: u64, index: u64) -> u64 {
 /// to optimise (one group; DTR with a group without utility) the input ranking is the
 /// answer. The query stays set afterwards (`ppg_engine_best` reads the result).
 ///
+/// A query the objective has no value for (`PPG_METRIC_AWRF`, or
+/// `PPG_METRIC_EXPECTED_EXPOSURE` at group level, without an item of utility > 0: their
+/// evaluators skip such a query) is passed through, as `ppg rerank` and `ppg.rerank` pass
+/// it: `PPG_STATUS_OK`, the input ranking written into `out_ids` for every session, and
+/// `report->passed_through` true with `epochs` and `samples` 0 and `best_cost`, `bound`,
+/// `gap` NaN. The items are checked as any query's and become the engine's query,
+/// untrained (`ppg_engine_best`: `PPG_STATUS_NO_RESULT`). A status would not do: outputs
+/// are written on success only, and a caller re-ranking a file of queries wants every
+/// query back.
+///
 /// Returns, by argument:
 /// - `PPG_STATUS_NULL_PARAMETER`: `engine`, `items`, `objective`, `config` or `out_ids`
 ///   NULL (`report` may be NULL); `PPG_STATUS_MISALIGNED`: a pointer misaligned.
 /// - `items`, `count`, `sessions`: `PPG_STATUS_INVALID_ARGUMENT` (0 items or sessions, a
-///   negative utility for DTR or NDCG, no item with utility > 0 for AWRF or group-level
-///   expected exposure), `PPG_STATUS_CAPACITY` (more items or sessions than
+///   negative utility for DTR or NDCG), `PPG_STATUS_CAPACITY` (more items or sessions than
 ///   the engine's layout, more than 16 groups), `PPG_STATUS_DUPLICATE_ITEM` (an id twice),
-///   `PPG_STATUS_NOT_FINITE` (a utility or a cost not finite).
-/// - `objective`: `PPG_STATUS_INVALID_ARGUMENT` (a field out of range),
-///   `PPG_STATUS_UNSUPPORTED` (`PPG_METRIC_NDCG` alone: the recipe's costs are a fairness
-///   metric, optionally mixed with NDCG), `PPG_STATUS_VERSION_MISMATCH` (`struct_size`).
+///   `PPG_STATUS_NOT_FINITE` (a utility or a cost not finite). No item with utility > 0
+///   under AWRF or group-level expected exposure is not an error (passed through, above).
+/// - `objective`: `PPG_STATUS_INVALID_ARGUMENT` (a field out of range, `ee_measure`
+///   included), `PPG_STATUS_UNSUPPORTED` (`PPG_METRIC_NDCG` alone: the recipe's costs are
+///   a fairness metric, optionally mixed with NDCG), `PPG_STATUS_VERSION_MISMATCH`
+///   (`struct_size`).
 /// - `config`: `PPG_STATUS_INVALID_ARGUMENT` (a field out of range, the batch above the
 ///   layout's), `PPG_STATUS_VERSION_MISMATCH` (`struct_size`).
 /// - `out_ids`, `out_len`: `PPG_STATUS_INVALID_ARGUMENT` (`out_len != count * sessions`).
-/// - `report`: `PPG_STATUS_VERSION_MISMATCH` (`struct_size`).
+/// - `report`: `PPG_STATUS_VERSION_MISMATCH` (`struct_size`; a report of the second
+///   layout, without `passed_through`, is written without it).
 /// - `engine`: `PPG_STATUS_UNSUPPORTED` (a `PPG_METHOD_PL` engine).
 /// - `PPG_STATUS_PANIC` (a bug; see `ppg_last_panic_message`).
 ///
 /// The structs, `out_len`, the engine's kind, the items' shape (count, sessions, ids,
 /// finite utilities) and the objective built over them (a negative utility, too many
-/// groups, no relevant item, an input ranking that costs NaN or an infinity) are checked
+/// groups, an input ranking that costs NaN or an infinity) are checked
 /// before the query is replaced: on those refusals the engine is as it was. One failure is
 /// met only once the query is replaced: a sampled ranking that costs NaN or an infinity
 /// during the run (`PPG_STATUS_NOT_FINITE`) leaves the engine without a query

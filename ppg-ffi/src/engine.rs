@@ -16,8 +16,7 @@ use crate::types::{ppg_method, ppg_metric, ppg_train_config, ObjectiveSpec};
 use bytemuck::Pod;
 use core::mem::{align_of, size_of, MaybeUninit};
 use ppg_core::objective::{
-    exposure, Awrf, AwrfCost, AwrfTarget, Eel, ExpectedExposure, Measure, Mix, Ndcg, RankStart,
-    MAX_GROUPS,
+    exposure, Awrf, AwrfCost, AwrfTarget, Eel, ExpectedExposure, Mix, Ndcg, RankStart, MAX_GROUPS,
 };
 use ppg_core::recipe::{
     AnyDtr, Cost, CostSpec, Metric, Outcome, Query as RecipeQuery, Recipe, Tables, Workspace,
@@ -262,8 +261,8 @@ impl<'a> Query<'a> {
                     group,
                     spec.browse,
                     spec.ee_level,
-                    Measure::Loss,
-                    true,
+                    spec.ee.measure,
+                    spec.ee.normalised,
                     tables,
                 )?,
                 group,
@@ -732,6 +731,7 @@ impl<'a> Engine<'a> {
         let cost = CostSpec {
             browse: spec.browse,
             level: spec.ee_level,
+            ee: spec.ee,
             ..CostSpec::new(metric, spec.levels, ndcg)
         };
         let recipe = Recipe {
@@ -746,6 +746,15 @@ impl<'a> Engine<'a> {
             .ok_or(ppg_status::Capacity)?;
         if out.len() != total {
             return Err(ppg_status::InvalidArgument);
+        }
+        // Too many items: replace_query refuses them below.
+        if let Some(utility) = self.q.sorted_utility.get_mut(..items.len()) {
+            for (slot, item) in utility.iter_mut().zip(items) {
+                *slot = item.utility;
+            }
+            if !cost.defined(utility) {
+                return self.pass_through(items, sessions, out);
+            }
         }
         self.replace_query(items, sessions, Some((&cost, spec.rank_start)))?;
         let outcome = self.rerank_query(&cost, spec.rank_start, &recipe, seed);
@@ -777,6 +786,32 @@ impl<'a> Engine<'a> {
                 Err(e)
             }
         }
+    }
+
+    /// A query the objective has no value for (`CostSpec::defined`: AWRF or group-level
+    /// expected exposure without a relevant item): it becomes the engine's query,
+    /// untrained, and its input ranking is the answer in every session, as `ppg rerank`
+    /// and `ppg.rerank` pass it through; the report says so (`passed_through`, NaN
+    /// cost). The items are checked as any query's (shape, ids, at most 16 groups).
+    fn pass_through(
+        &mut self,
+        items: &[crate::types::ppg_item],
+        sessions: usize,
+        out: &mut [MaybeUninit<u64>],
+    ) -> Status<crate::types::ppg_train_report> {
+        if let Some(group) = self.q.sorted_group.get_mut(..items.len()) {
+            dense_groups(items.iter().map(|item| item.group), group)?;
+        }
+        self.replace_query(items, sessions, None)?;
+        let ids = items.iter().map(|item| item.id).cycle();
+        for (slot, id) in out.iter_mut().zip(ids) {
+            slot.write(id);
+        }
+        Ok(crate::types::ppg_train_report {
+            best_cost: f64::NAN,
+            passed_through: true,
+            ..crate::growable::Growable::defaults()
+        })
     }
 
     /// The core's recipe over the current query (set by `rerank`), its rankings of local

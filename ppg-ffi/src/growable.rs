@@ -79,10 +79,13 @@ impl Growable for ppg_train_config {
 
 impl Growable for ppg_objective_config {
     // 0.2.0: the first layout has 0.1.0's fields, the second adds the browsing model and
-    // the level of `PPG_METRIC_EXPECTED_EXPOSURE`.
+    // the level of `PPG_METRIC_EXPECTED_EXPOSURE`, the third its number (`ee_measure`
+    // and `ee_raw`: two fields, as `ee_measure` alone would fit in the second's tail
+    // padding and keep its sizeof).
     const LAYOUTS: &'static [usize] = &[
         offset_of!(ppg_objective_config, rank_start) + size_of::<u32>(),
         offset_of!(ppg_objective_config, ee_level) + size_of::<u32>(),
+        offset_of!(ppg_objective_config, ee_raw) + size_of::<bool>(),
     ];
 
     fn defaults() -> Self {
@@ -91,10 +94,11 @@ impl Growable for ppg_objective_config {
 }
 
 impl Growable for ppg_train_report {
-    // The second (issue 29) adds the certificate.
+    // The second (issue 29) adds the certificate, the third `passed_through`.
     const LAYOUTS: &'static [usize] = &[
         offset_of!(ppg_train_report, best_epoch) + size_of::<i64>(),
         offset_of!(ppg_train_report, gap) + size_of::<f64>(),
+        offset_of!(ppg_train_report, passed_through) + size_of::<bool>(),
     ];
 
     /// A report of no run: nothing run, nothing scored.
@@ -110,6 +114,7 @@ impl Growable for ppg_train_report {
             bound_exact: false,
             bound: f64::NAN,
             gap: f64::NAN,
+            passed_through: false,
         }
     }
 }

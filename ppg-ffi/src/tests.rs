@@ -102,6 +102,7 @@ fn fresh_report() -> ppg_train_report {
         bound_exact: true,
         bound: 0.0,
         gap: 0.0,
+        passed_through: true,
     };
     let st = unsafe { ppg_train_report_init(&mut report, size_of::<ppg_train_report>()) };
     assert_eq!(st, ppg_status::Ok);
@@ -109,6 +110,7 @@ fn fresh_report() -> ppg_train_report {
         (report.epochs, report.best_cost, report.best_epoch),
         (0, f64::INFINITY, -1)
     );
+    assert!(!report.passed_through);
     report
 }
 
@@ -589,18 +591,23 @@ fn expected_exposure_and_awrf_as_the_core() {
     assert_eq!(evaluate(&awrf), (ppg_status::Ok, want));
 }
 
-/// `ppg_engine_rerank` with `PPG_METRIC_EXPECTED_EXPOSURE` and `PPG_METRIC_AWRF` is the
-/// core's recipe over the same costs (their memory taken from the engine's layout), and a
-/// query without a relevant item is refused for both, the output untouched.
+/// `ppg_engine_rerank` with `PPG_METRIC_EXPECTED_EXPOSURE` (EE-L, EE-D, raw EE-R) and
+/// `PPG_METRIC_AWRF` is the core's recipe over the same costs (their memory taken from the
+/// engine's layout), and a query without a relevant item is passed through for both: the
+/// input ranking in every session, `passed_through` and a NaN cost in the report.
 #[test]
 fn rerank_in_one_call_takes_expected_exposure_and_awrf() {
-    use ppg_core::objective::Awrf;
+    use ppg_core::objective::{Awrf, Measure};
+    use ppg_core::recipe::cost::EeScore;
     use ppg_core::recipe::{cost, CostSpec, Metric, Query, Recipe, Tables, Workspace};
     let (_block, e) = engine(ppg_method::Ppg, ITEMS);
     let (config, objective) = defaults();
     let query = items(&[7, 7, 3, 3, 7, 3]);
     let seed = ppg_query_seed(42, 5);
-    let call = |query: &[ppg_item], out: &mut [u64], objective: &ppg_objective_config| unsafe {
+    let call = |query: &[ppg_item],
+                out: &mut [u64],
+                objective: &ppg_objective_config,
+                report: &mut ppg_train_report| unsafe {
         ppg_engine_rerank(
             e,
             query.as_ptr(),
@@ -611,7 +618,7 @@ fn rerank_in_one_call_takes_expected_exposure_and_awrf() {
             seed,
             out.as_mut_ptr(),
             out.len(),
-            ptr::null_mut(),
+            report,
         )
     };
     let utility: Vec<f64> = query.iter().map(|i| i.utility).collect();
@@ -619,16 +626,41 @@ fn rerank_in_one_call_takes_expected_exposure_and_awrf() {
     let score: Vec<f64> = (0..ITEMS).map(|k| (ITEMS - k) as f64).collect();
     let mut attention = [0.0; ITEMS];
     Awrf::discount(&mut attention);
-    for (metric, core_metric) in [
-        (ppg_metric::ExpectedExposure, Metric::Ee),
-        (ppg_metric::Awrf, Metric::Awrf),
+    let ee = |measure, normalised| EeScore {
+        measure,
+        normalised,
+    };
+    for (metric, core_metric, score_of) in [
+        (ppg_metric::ExpectedExposure, Metric::Ee, EeScore::OFFICIAL),
+        (
+            ppg_metric::ExpectedExposure,
+            Metric::Ee,
+            ee(Measure::Disparity, true),
+        ),
+        (
+            ppg_metric::ExpectedExposure,
+            Metric::Ee,
+            ee(Measure::Relevance, false),
+        ),
+        (ppg_metric::Awrf, Metric::Awrf, EeScore::OFFICIAL),
     ] {
         let objective = ppg_objective_config {
             metric: metric as u32,
+            ee_measure: match score_of.measure {
+                Measure::Loss => ppg_ee_measure::Loss,
+                Measure::Disparity => ppg_ee_measure::Disparity,
+                Measure::Relevance => ppg_ee_measure::Relevance,
+            } as u32,
+            ee_raw: !score_of.normalised,
             ..objective
         };
         let mut out = [0u64; ITEMS * SESSIONS];
-        assert_eq!(call(&query, &mut out, &objective), ppg_status::Ok);
+        let mut report = fresh_report();
+        assert_eq!(
+            call(&query, &mut out, &objective, &mut report),
+            ppg_status::Ok
+        );
+        assert!(!report.passed_through && report.best_cost >= 0.0);
         let dims = ppg_core::Dims::new(ITEMS, SESSIONS, BATCH);
         let mut mem = vec![0u8; ppg_core::Ppg::bytes(dims)];
         let mut ppg = ppg_core::Ppg::new(&mut mem, dims, 0).unwrap();
@@ -643,7 +675,10 @@ fn rerank_in_one_call_takes_expected_exposure_and_awrf() {
                 sessions: SESSIONS,
                 seed,
             },
-            &CostSpec::new(core_metric, 5, None),
+            &CostSpec {
+                ee: score_of,
+                ..CostSpec::new(core_metric, 5, None)
+            },
             &Tables {
                 exposure: &[],
                 discount: &[],
@@ -666,13 +701,37 @@ fn rerank_in_one_call_takes_expected_exposure_and_awrf() {
             .iter()
             .map(|&i| ppg_item { utility: 0.0, ..i })
             .collect();
-        let mut untouched = [9u64; ITEMS * SESSIONS];
+        let mut report = fresh_report();
         assert_eq!(
-            call(&irrelevant, &mut untouched, &objective),
-            ppg_status::InvalidArgument
+            call(&irrelevant, &mut out, &objective, &mut report),
+            ppg_status::Ok
         );
-        assert_eq!(untouched, [9; ITEMS * SESSIONS]);
+        let input: Vec<u64> = (0..SESSIONS)
+            .flat_map(|_| query.iter().map(|i| i.id))
+            .collect();
+        assert_eq!(&out[..], &input[..], "{metric:?}");
+        assert!(
+            report.passed_through && report.best_cost.is_nan(),
+            "{report:?}"
+        );
+        assert_eq!((report.epochs, report.samples), (0, 0));
+        // The other built-in calls have no input ranking to give back: they refuse it.
+        let st = unsafe { ppg_engine_train_builtin(e, &config, &objective, ptr::null_mut()) };
+        assert_eq!(st, ppg_status::InvalidArgument);
     }
+    // Passed through or not, an unknown measure is refused before anything is read.
+    let bad = ppg_objective_config {
+        metric: ppg_metric::ExpectedExposure as u32,
+        ee_measure: 3,
+        ..objective
+    };
+    let mut report = fresh_report();
+    let mut untouched = [9u64; ITEMS * SESSIONS];
+    assert_eq!(
+        call(&query, &mut untouched, &bad, &mut report),
+        ppg_status::InvalidArgument
+    );
+    assert_eq!(untouched, [9; ITEMS * SESSIONS]);
 }
 
 /// `ppg_engine_rerank` is the core's recipe (`Ppg::rerank`) in one call: the same rankings

@@ -8,7 +8,8 @@
 
 use crate::status::{ppg_status, Status};
 use core::mem::size_of;
-use ppg_core::objective::{Browse, Level, RankStart, DEFAULT_PATIENCE, MAX_LEVELS};
+use ppg_core::objective::{Browse, Level, Measure, RankStart, DEFAULT_PATIENCE, MAX_LEVELS};
+use ppg_core::recipe::cost::EeScore;
 use ppg_core::{Gradient, PlConfig, SamplerMode, TrainConfig};
 
 /// Which optimiser an engine runs.
@@ -68,13 +69,18 @@ pub enum ppg_metric {
     DtrNdcgMix = 3,
     /// `EEL + mix_weight * (1 - NDCG@k)`.
     EelNdcgMix = 4,
-    /// Expected exposure as TREC Fair Ranking 2020 scored it: EE-L normalised per query
-    /// (0 is optimal) under the browsing model `browse` at `ee_level`. At group level the
-    /// query needs an item with utility > 0 (else `PPG_STATUS_INVALID_ARGUMENT`).
+    /// Expected exposure as TREC Fair Ranking 2020 scored it: `ee_measure` (EE-L by
+    /// default), normalised per query unless `ee_raw`, under the browsing model `browse`
+    /// at `ee_level`; EE-R, larger-is-better, as its distance below its upper bound
+    /// (`1 - EE-R` normalised, `ub - EE-R` raw), so that 0 is optimal for every number. At
+    /// group level the metric has no value for a query without an item of utility > 0:
+    /// `ppg_engine_rerank` passes it through (`passed_through` in the report), the other
+    /// calls refuse it (`PPG_STATUS_INVALID_ARGUMENT`).
     ExpectedExposure = 5,
     /// `1 - AWRF x NDCG` as TREC Fair Ranking 2021 scored a ranking (0 is optimal): the
     /// target averages the relevant items' group distribution with the uniform one over
-    /// the query's groups, so the query needs an item with utility > 0.
+    /// the query's groups, so the metric has no value without an item of utility > 0
+    /// (passed through or refused as for `PPG_METRIC_EXPECTED_EXPOSURE`).
     Awrf = 6,
 }
 
@@ -125,6 +131,19 @@ pub enum ppg_ee_level {
     Group = 0,
     /// Individual items.
     Item = 1,
+}
+
+/// Which number of `PPG_METRIC_EXPECTED_EXPOSURE` is the cost.
+#[repr(u32)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ppg_ee_measure {
+    /// EE-L, the loss against the target exposure (TREC 2020's score).
+    Loss = 0,
+    /// EE-D, the disparity `|e|^2`: blind to relevance, lowest where exposure is spread
+    /// (at group level, where the relevant items get the least).
+    Disparity = 1,
+    /// EE-R, the relevance `e . t`: the cost is its distance below its upper bound.
+    Relevance = 2,
 }
 
 /// One item of a query. Items are passed in ranked order (the input ranking).
@@ -230,6 +249,12 @@ pub struct ppg_objective_config {
     pub cascade_utility: f64,
     /// A `ppg_ee_level` value. Default `PPG_EE_LEVEL_GROUP`.
     pub ee_level: u32,
+    /// A `ppg_ee_measure` value. Default `PPG_EE_MEASURE_LOSS`. This field and the next
+    /// are new in 0.2.0's third layout; a caller of an older layout gets the defaults.
+    pub ee_measure: u32,
+    /// The number raw rather than normalised per query by the evaluator's bounds.
+    /// Default false (TREC 2020 normalised).
+    pub ee_raw: bool,
 }
 
 /// What a training run did. Prepare it with `ppg_train_report_default` before passing
@@ -264,6 +289,12 @@ pub struct ppg_train_report {
     pub bound: f64,
     /// `best_cost - bound` (0 when rounding puts it below), NaN without a bound.
     pub gap: f64,
+    /// `ppg_engine_rerank` only: the objective has no value for the query (AWRF or
+    /// group-level expected exposure without an item of utility > 0, which their
+    /// evaluators skip), so its input ranking was written unchanged, nothing trained
+    /// (`epochs`, `samples` 0) and `best_cost` is NaN. `ppg rerank` and `ppg.rerank` pass
+    /// such a query through the same way. Default false.
+    pub passed_through: bool,
 }
 
 pub(crate) fn sampler_from_raw(raw: u32) -> Status<SamplerMode> {
@@ -406,6 +437,7 @@ pub(crate) struct ObjectiveSpec {
     pub rank_start: RankStart,
     pub browse: Browse,
     pub ee_level: Level,
+    pub ee: EeScore,
 }
 
 impl ppg_objective_config {
@@ -423,6 +455,8 @@ impl ppg_objective_config {
             patience: DEFAULT_PATIENCE,
             cascade_utility: DEFAULT_PATIENCE,
             ee_level: ppg_ee_level::Group as u32,
+            ee_measure: ppg_ee_measure::Loss as u32,
+            ee_raw: false,
         }
     }
 
@@ -440,10 +474,11 @@ impl ppg_objective_config {
         }
         // Read only for the metric that uses them: a caller that zeroes the struct and
         // sets an older metric's fields keeps working.
-        let (browse, ee_level) = if metric == ppg_metric::ExpectedExposure {
-            self.browsing(rank_start)?
+        let (browse, ee_level, ee) = if metric == ppg_metric::ExpectedExposure {
+            let (browse, level) = self.browsing(rank_start)?;
+            (browse, level, self.ee_score()?)
         } else {
-            (Browse::OFFICIAL, Level::Group)
+            (Browse::OFFICIAL, Level::Group, EeScore::OFFICIAL)
         };
         Ok(ObjectiveSpec {
             metric,
@@ -453,6 +488,21 @@ impl ppg_objective_config {
             rank_start,
             browse,
             ee_level,
+            ee,
+        })
+    }
+
+    /// The number of `PPG_METRIC_EXPECTED_EXPOSURE`, checked.
+    fn ee_score(&self) -> Status<EeScore> {
+        let measure = match self.ee_measure {
+            0 => Measure::Loss,
+            1 => Measure::Disparity,
+            2 => Measure::Relevance,
+            _ => return Err(ppg_status::InvalidArgument),
+        };
+        Ok(EeScore {
+            measure,
+            normalised: !self.ee_raw,
         })
     }
 

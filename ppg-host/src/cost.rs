@@ -2,8 +2,9 @@
 //! they read, and the metrics the evaluation reports.
 
 use ppg_core::objective::{
-    exposure, Awrf, Browse, Dtr, DtrGroups, Eel, ExpectedExposure, Level, Measure, Ndcg, RankStart,
+    exposure, Awrf, Browse, Dtr, DtrGroups, Eel, ExpectedExposure, Level, Ndcg, RankStart,
 };
+use ppg_core::recipe::cost::EeScore;
 
 pub use ppg_core::recipe::{Cost, CostSpec, Metric};
 
@@ -115,8 +116,9 @@ impl Tables {
 }
 
 /// The protocol's evaluation of one query's output: fairness with the true labels (EEL
-/// with 2 levels; expected exposure in the official settings; AWRF x NDCG) and NDCG@10
-/// averaged over sessions.
+/// with 2 levels; expected exposure at group level under the official cascade, the number
+/// a run chose, EE-L normalised officially; AWRF x NDCG) and NDCG@10 averaged over
+/// sessions.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Eval {
     /// The fairness metric (DTR as the ratio).
@@ -125,12 +127,14 @@ pub struct Eval {
     pub ndcg: f64,
 }
 
-/// Evaluates `ranking` (`sessions` blocks of item ids) with the true `label`s.
+/// Evaluates `ranking` (`sessions` blocks of item ids) with the true `label`s; `ee` is the
+/// number expected exposure reports (as the evaluator gives it: EE-R higher is better).
 ///
 /// # Errors
 /// The engine's refusal of the query's labels or groups.
 pub fn evaluate(
     metric: Metric,
+    ee: EeScore,
     label: &[f64],
     group: &[u8],
     ranking: &[u16],
@@ -148,12 +152,12 @@ pub fn evaluate(
             group,
             Browse::OFFICIAL,
             Level::Group,
-            Measure::Loss,
-            true,
+            ee.measure,
+            ee.normalised,
             vec![0.0; ExpectedExposure::SCRATCH_PER_ITEM * label.len()],
         )?
         .report(ranking, sessions)
-        .map_or(f64::NAN, |r| r.normalised.loss),
+        .map_or(f64::NAN, |r| ee.of(&r)),
         Metric::Awrf => ppg_core::recipe::cost::awrf(label, group, &tables.attention)?
             .report(ranking, sessions)
             .map_or(f64::NAN, |r| r.product),

@@ -2,7 +2,10 @@
 //! exact optimum's rankings (`--method exact`). The Python package calls the same core
 //! function, so the same rows and seed give the same output whichever front end ran them.
 //!
-//! A query of one item is passed through ([`passed_through`]), as `ppg rerank` does. A
+//! A query of one item is passed through ([`passed_through`]), as `ppg rerank` does; so is
+//! a query the metric has no value for ([`CostSpec::defined`]: group-level expected
+//! exposure or AWRF without an item of utility > 0), which keeps its starting ranking with
+//! NaN costs ([`undefined`]), as the C API's `ppg_engine_rerank` returns it. A
 //! caller that must be able to stop a run (Python's Ctrl-C) hands [`rerank`] a `stop`
 //! check: every cost the trainer asks for first asks it (`ppg_core::objective::Stoppable`),
 //! and a run told to stop ends as a NaN cost would, at once and with the engine as before
@@ -44,7 +47,27 @@ pub fn passed_through(sessions: usize) -> Reranked {
     }
 }
 
+/// The outcome of a query its metric has no value for ([`CostSpec::defined`]): its
+/// starting ranking (by `score`, as [`rerank`] starts) in every session, and NaN costs
+/// (the evaluators skip such a query: there is no number to report).
+pub fn undefined(score: &[f64], sessions: usize) -> Reranked {
+    let order = ranking_by(score);
+    Reranked {
+        rankings: (0..sessions).flat_map(|_| order.iter().copied()).collect(),
+        before: f64::NAN,
+        after: f64::NAN,
+        bound: None,
+        certified: false,
+    }
+}
+
 impl Reranked {
+    /// Whether the query was passed through because its metric has no value for it
+    /// ([`undefined`]).
+    pub fn is_undefined(&self) -> bool {
+        self.before.is_nan()
+    }
+
     /// How far `after` is above the bound (0 when rounding puts it below), if there is one.
     pub fn gap(&self) -> Option<f64> {
         self.bound.map(|b| (self.after - b.value).max(0.0))
@@ -62,6 +85,7 @@ pub fn query_seed(seed: u64, index: usize) -> u64 {
 /// `sessions`) with the query's `seed` ([`query_seed`]), through the core's recipe.
 ///
 /// `stop` is asked before every cost (see the module docs); `&|| false` never stops.
+/// A query the metric has no value for is passed through ([`undefined`]).
 ///
 /// # Errors
 /// The engine's refusal: a cost it cannot build (a negative utility for DTR, too many
@@ -81,6 +105,11 @@ pub fn rerank(
     stop: &dyn Fn() -> bool,
 ) -> Result<Reranked, ppg_core::Error> {
     let n = score.len();
+    // A malformed query goes on to the core's refusal.
+    let shaped = utility.len() == n && (1..=ppg_core::MAX_ITEMS).contains(&n) && sessions > 0;
+    if shaped && !spec.defined(utility) {
+        return Ok(undefined(score, sessions));
+    }
     let (mut order, mut utility_s, mut group_s) = (vec![0; n], vec![0.0; n], vec![0; n]);
     let mut scratch = crate::cost::scratch(spec, n);
     let mut rankings = vec![0; n * sessions];

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
 
-use ppg_host::arg::FairnessArg;
+use ppg_host::arg::{EeMeasureArg, FairnessArg};
 
 /// Which column of the protocol's data the optimisers see as utility.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, ValueEnum)]
@@ -77,6 +77,12 @@ pub struct ReproduceArgs {
     /// Fairness metrics.
     #[arg(long, value_enum, value_delimiter = ',', default_value = "dtr,eel")]
     pub metric: Vec<FairnessArg>,
+    /// The number --metric ee optimises and reports (EE-L is TREC 2020's score).
+    #[arg(long, value_enum, default_value_t = EeMeasureArg::Loss)]
+    pub ee_measure: EeMeasureArg,
+    /// --metric ee raw rather than normalised per query (TREC 2020 normalised).
+    #[arg(long)]
+    pub ee_raw: bool,
     /// Sessions per query.
     #[arg(long, default_value_t = 4)]
     pub sessions: usize,

@@ -3,6 +3,7 @@
 
 use crate::foe::{self, FoeVariant};
 use ppg_core::objective::bound::{self as optimum, Counts, Shape};
+use ppg_core::recipe::cost::EeScore;
 use ppg_core::{Gradient, PlConfig, PlackettLuce, Ppg, Recipe, Rng, SamplerMode, TrainConfig};
 use ppg_host::rerank_query;
 
@@ -211,6 +212,8 @@ pub struct Setup<'a> {
     pub sessions: usize,
     pub utility: DataUtility,
     pub metric: Metric,
+    /// The number of expected exposure optimised and reported.
+    pub ee: EeScore,
     /// PPG's recipe before the variant's changes.
     pub train: TrainConfig,
     /// PPG's initial pair weight.
@@ -272,7 +275,7 @@ pub fn run(
             let utility_s = optimise::permute(utility, &order);
             let group_s = optimise::permute(&q.group, &order);
             let view = setup.tables.view();
-            let spec = spec(setup.metric);
+            let spec = spec(setup);
             let mut scratch = ppg_host::cost::scratch(&spec, utility_s.len());
             let mut cost = Cost::new(&spec, &utility_s, &group_s, &view, &mut scratch)
                 .map_err(engine_error)?;
@@ -308,7 +311,7 @@ pub fn run(
             let utility_s = optimise::permute(utility, &order);
             let group_s = optimise::permute(&q.group, &order);
             let view = setup.tables.view();
-            let spec = spec(setup.metric);
+            let spec = spec(setup);
             let mut scratch = ppg_host::cost::scratch(&spec, utility_s.len());
             let mut cost = Cost::new(&spec, &utility_s, &group_s, &view, &mut scratch)
                 .map_err(engine_error)?;
@@ -343,7 +346,7 @@ pub fn certified(
         DataUtility::Label => &q.label,
         DataUtility::Ltr => &q.ltr,
     };
-    let (spec, s) = (spec(setup.metric), setup.sessions);
+    let (spec, s) = (spec(setup), setup.sessions);
     if method.kind == Kind::Exact {
         return rerank_query::exact(utility, utility, &q.group, &spec, s, setup.tables);
     }
@@ -436,8 +439,16 @@ pub fn bound(
         &mut ranking,
     )
     .map_err(|e| e.to_string())?;
-    let witnessed = evaluate(metric, &q.label, &q.group, &ranking, sessions, tables)
-        .map_err(|e| e.to_string())?;
+    let witnessed = evaluate(
+        metric,
+        EeScore::OFFICIAL,
+        &q.label,
+        &q.group,
+        &ranking,
+        sessions,
+        tables,
+    )
+    .map_err(|e| e.to_string())?;
     let eval = Eval {
         fairness: b.lower,
         ndcg: witnessed.ndcg,
@@ -445,7 +456,11 @@ pub fn bound(
     Ok((eval, ranking, b.exact))
 }
 
-/// The optimisers' cost for `metric`: the protocol's EEL has 5 levels when optimising.
-fn spec(metric: Metric) -> CostSpec {
-    CostSpec::new(metric, OPTIMISE_LEVELS, None)
+/// The optimisers' cost for the cell's metric: the protocol's EEL has 5 levels when
+/// optimising; expected exposure the cell's number.
+fn spec(setup: &Setup) -> CostSpec {
+    CostSpec {
+        ee: setup.ee,
+        ..CostSpec::new(setup.metric, OPTIMISE_LEVELS, None)
+    }
 }

@@ -8,6 +8,7 @@ use std::time::Instant;
 use ppg_core::objective::RankStart;
 use ppg_core::{Dims, PlConfig, PlackettLuce, Ppg, TrainConfig};
 
+use ppg_core::recipe::cost::EeScore;
 use ppg_core::seed;
 use ppg_host::cost::{evaluate, Eval, Metric, Tables};
 use rayon::prelude::*;
@@ -27,6 +28,8 @@ pub struct Cell {
     pub sampler: &'static str,
     pub gradient: &'static str,
     pub metric: Metric,
+    /// The number of expected exposure the cell optimises and reports.
+    pub ee: EeScore,
     pub utility: DataUtility,
     pub sessions: usize,
     /// `None` where the method has no value for the metric (FOE on EEL).
@@ -64,6 +67,8 @@ pub struct Experiment {
     pub initial_weight: f32,
     pub train: TrainConfig,
     pub pl: PlConfig,
+    /// The number of expected exposure `--metric ee` optimises and reports.
+    pub ee: EeScore,
 }
 
 impl Experiment {
@@ -96,6 +101,10 @@ impl Experiment {
                 epochs: args.epochs,
                 ..PlConfig::default()
             },
+            ee: EeScore {
+                measure: args.ee_measure.measure(),
+                normalised: !args.ee_raw,
+            },
         })
     }
 
@@ -122,6 +131,7 @@ impl Experiment {
             sampler: method.sampler(),
             gradient: method.gradient(),
             metric,
+            ee: self.ee,
             utility,
             sessions,
             fairness: None,
@@ -151,6 +161,7 @@ impl Experiment {
             sessions,
             utility,
             metric,
+            ee: self.ee,
             train: TrainConfig {
                 learning_rate: self.lr.unwrap_or(reference_lr(utility)),
                 ..self.train
@@ -204,8 +215,16 @@ impl Experiment {
                 },
             };
             let evaluated = |ranking: &[u16]| {
-                evaluate(metric, &q.label, &q.group, ranking, sessions, &self.tables)
-                    .map_err(|e| fail(e.to_string()))
+                evaluate(
+                    metric,
+                    self.ee,
+                    &q.label,
+                    &q.group,
+                    ranking,
+                    sessions,
+                    &self.tables,
+                )
+                .map_err(|e| fail(e.to_string()))
             };
             let task_seed = seed::derive(self.seed, &[run as u64, k as u64]);
             let done = if method.kind == Kind::Bound {

@@ -26,6 +26,15 @@ pub fn find<'c>(
         .find(|c| c.method == method && c.metric == metric && c.utility == utility)
 }
 
+/// The column's name: the metric's, or expected exposure's number (`EE-L`, `EE-D raw`,
+/// ...).
+fn label(metric: Metric, exp: &Experiment) -> String {
+    match metric {
+        Metric::Ee => exp.ee.name().to_owned(),
+        m => m.name().to_uppercase(),
+    }
+}
+
 /// One table per utility, methods as rows, for each metric its fairness, NDCG@10 and
 /// seconds.
 pub fn text(
@@ -41,7 +50,7 @@ pub fn text(
     for &utility in utilities {
         let valid: Vec<String> = metrics
             .iter()
-            .map(|&m| format!("{} {}", m.name().to_uppercase(), exp.valid(m).len()))
+            .map(|&m| format!("{} {}", label(m, exp), exp.valid(m).len()))
             .collect();
         let _ = writeln!(
             out,
@@ -58,13 +67,7 @@ pub fn text(
         );
         let mut header = format!("{:<22} {:<12} {:<16}", "method", "sampler", "gradient");
         for m in metrics {
-            let _ = write!(
-                header,
-                " {:>7} {:>8} {:>7}",
-                m.name().to_uppercase(),
-                "NDCG@10",
-                "s"
-            );
+            let _ = write!(header, " {:>7} {:>8} {:>7}", label(*m, exp), "NDCG@10", "s");
         }
         let _ = writeln!(out, "{header}");
         let _ = writeln!(out, "{}", "-".repeat(header.len()));
@@ -106,6 +109,7 @@ pub fn cell_json(c: &Cell) -> Value {
     json!({
         "method": c.method,
         "metric": c.metric.name(),
+        "ee_measure": (c.metric == Metric::Ee).then(|| c.ee.name()),
         "utility": c.utility.name(),
         "sessions": c.sessions,
         "fairness": c.fairness,

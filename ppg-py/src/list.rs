@@ -80,6 +80,10 @@ pub fn rerank_list<'py>(
             .map_err(|e| refused("rerank", e))?;
             (r.rankings, r.before, r.after)
         }
+        (Some(spec), None) if !spec.defined(utility) => {
+            let r = rerank_query::undefined(score, sessions);
+            (r.rankings, r.before, r.after)
+        }
         (Some(spec), None) => {
             let list = List::new(score, group, forbid, sessions)?;
             let utility_s = optimise::permute(utility, &list.order);

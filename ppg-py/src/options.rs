@@ -1,7 +1,8 @@
 //! The keyword arguments every re-ranking call shares, checked as `ppg rerank` checks its
 //! flags, into the core's `CostSpec` and `Recipe`.
 
-use ppg_core::objective::{RankStart, MAX_LEVELS};
+use ppg_core::objective::{Browse, Level, Measure, RankStart, MAX_LEVELS};
+use ppg_core::recipe::cost::EeScore;
 use ppg_core::recipe::{CostSpec, Metric, Recipe};
 use ppg_core::{Gradient, SamplerMode, TrainConfig};
 use pyo3::exceptions::PyValueError;
@@ -11,7 +12,8 @@ use pyo3::prelude::*;
 #[derive(Debug, Clone, FromPyObject)]
 #[pyo3(from_item_all)]
 pub struct Options {
-    /// "eel", "dtr", "ndcg-mix"; "callable" when a Python function is the objective.
+    /// "eel", "dtr", "ee", "awrf", "ndcg-mix"; "callable" when a Python function is the
+    /// objective.
     pub metric: String,
     pub mix_fairness: String,
     pub mix_weight: f64,
@@ -32,6 +34,15 @@ pub struct Options {
     pub hold: bool,
     /// Stop training once certified against the metric's exact optimum.
     pub certify: bool,
+    /// Expected exposure's browsing model: "cascade", "rbp" or "log".
+    pub browse: String,
+    pub browse_patience: f64,
+    pub cascade_utility: f64,
+    /// "group" or "item".
+    pub ee_level: String,
+    /// "loss", "disparity" or "relevance".
+    pub ee_measure: String,
+    pub ee_raw: bool,
 }
 
 fn bad(argument: &str, why: impl std::fmt::Display) -> PyErr {
@@ -41,14 +52,16 @@ fn bad(argument: &str, why: impl std::fmt::Display) -> PyErr {
 /// The fairness metric named `name`.
 ///
 /// # Errors
-/// `ValueError` naming `argument` for a name other than "eel" and "dtr".
+/// `ValueError` naming `argument` for a name other than "eel", "dtr", "ee" and "awrf".
 pub fn fairness(name: &str, argument: &str) -> PyResult<Metric> {
     match name {
         "eel" => Ok(Metric::Eel),
         "dtr" => Ok(Metric::Dtr),
+        "ee" => Ok(Metric::Ee),
+        "awrf" => Ok(Metric::Awrf),
         other => Err(bad(
             argument,
-            format!("unknown metric {other:?} (expected \"eel\" or \"dtr\")"),
+            format!("unknown metric {other:?} (expected \"eel\", \"dtr\", \"ee\" or \"awrf\")"),
         )),
     }
 }
@@ -76,18 +89,78 @@ impl Options {
                     Some((self.mix_weight, self.ndcg_k)),
                 )
             }
-            "eel" | "dtr" => (fairness(&self.metric, "metric")?, None),
+            "eel" | "dtr" | "ee" | "awrf" => (fairness(&self.metric, "metric")?, None),
             other => {
                 return Err(bad(
                     "metric",
                     format!(
-                        "unknown metric {other:?} (expected \"eel\", \"dtr\", \"ndcg-mix\" \
-                         or a callable)"
+                        "unknown metric {other:?} (expected \"eel\", \"dtr\", \"ee\", \
+                         \"awrf\", \"ndcg-mix\" or a callable)"
                     ),
                 ))
             }
         };
-        Ok(Some(CostSpec::new(metric, self.levels, ndcg)))
+        Ok(Some(CostSpec {
+            browse: self.browse()?,
+            level: match self.ee_level.as_str() {
+                "group" => Level::Group,
+                "item" => Level::Item,
+                other => {
+                    return Err(bad(
+                        "ee_level",
+                        format!("{other:?} is neither \"group\" nor \"item\""),
+                    ))
+                }
+            },
+            ee: EeScore {
+                measure: match self.ee_measure.as_str() {
+                    "loss" => Measure::Loss,
+                    "disparity" => Measure::Disparity,
+                    "relevance" => Measure::Relevance,
+                    other => {
+                        return Err(bad(
+                            "ee_measure",
+                            format!("{other:?} is none of \"loss\", \"disparity\", \"relevance\""),
+                        ))
+                    }
+                },
+                normalised: !self.ee_raw,
+            },
+            ..CostSpec::new(metric, self.levels, ndcg)
+        }))
+    }
+
+    /// Expected exposure's browsing model, checked as `ppg rerank` checks `--browse`.
+    ///
+    /// # Errors
+    /// `ValueError` naming `browse` for an unknown model, `browse_patience` or
+    /// `cascade_utility` for a value out of range.
+    fn browse(&self) -> PyResult<Browse> {
+        let model = match self.browse.as_str() {
+            "cascade" => Browse::Cascade {
+                patience: self.browse_patience,
+                utility: self.cascade_utility,
+            },
+            "rbp" => Browse::Rbp {
+                patience: self.browse_patience,
+            },
+            "log" => Browse::Log(self.rank_start()?),
+            other => {
+                return Err(bad(
+                    "browse",
+                    format!("{other:?} is none of \"cascade\", \"rbp\", \"log\""),
+                ))
+            }
+        };
+        // The patience alone first, so that the message names the argument out of range.
+        let patience = Browse::Rbp {
+            patience: self.browse_patience,
+        };
+        let argument = match patience.checked() {
+            Ok(_) => "cascade_utility",
+            Err(_) => "browse_patience",
+        };
+        model.checked().map_err(|e| bad(argument, e))
     }
 
     /// Where the exposure's rank count starts.

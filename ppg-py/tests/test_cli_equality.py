@@ -27,6 +27,14 @@ CASES = [
         ["--sampler", "corrected", "--gradient", "exact", "--baseline", "--epochs", "20", "--batch", "8", "--lr", "0.2", "--patience", "5", "--seed", "3", "--sessions", "2"],
         dict(groups=("x", "y", "z")),
     ),
+    # Expected exposure's numbers (issue 32): EE-D normalised, raw EE-R at item level, AWRF.
+    (dict(metric="ee", ee_measure="disparity", sessions=2, seed=3), ["--metric", "ee", "--ee-measure", "disparity", "--sessions", "2", "--seed", "3"], dict()),
+    (
+        dict(metric="ee", ee_measure="relevance", ee_raw=True, ee_level="item", browse="rbp", browse_patience=0.8, sessions=2, seed=7),
+        ["--metric", "ee", "--ee-measure", "relevance", "--ee-raw", "--ee-level", "item", "--browse", "rbp", "--browse-patience", "0.8", "--sessions", "2", "--seed", "7"],
+        dict(),
+    ),
+    (dict(metric="awrf", sessions=2, seed=1), ["--metric", "awrf", "--sessions", "2", "--seed", "1"], dict()),
 ]
 
 
@@ -63,3 +71,27 @@ def test_rerank_equals_the_cli_on_a_one_query_file(ppg_bin, tmp_path):
     items = df["item"].to_numpy()[r.rankings].ravel()
     assert list(items) == list(expected["item"])
     assert r.cost <= r.input_cost
+
+
+@pytest.mark.parametrize("metric", ["ee", "awrf"])
+def test_a_query_without_a_relevant_item_is_passed_through_as_by_the_cli(ppg_bin, tmp_path, metric):
+    """The rule every door follows (the C API's ``ppg_engine_rerank`` is held to it in
+    ppg-ffi's tests): the starting ranking by score, NaN costs, the other queries re-ranked
+    as ever."""
+    df = pd.DataFrame({
+        "qid": ["q1"] * 4 + ["q2"] * 4,
+        "item": ["a", "b", "c", "d", "e", "f", "g", "h"],
+        "score": [0.2, 0.9, 0.5, 0.1, 0.9, 0.8, 0.5, 0.1],
+        "group": ["x", "y", "x", "y", "x", "y", "x", "y"],
+        "label": [0.0, 0, 0, 0, 1, 1, 0, 1],
+    })
+    expected = run_cli(ppg_bin, df, tmp_path, "--metric", metric, "--sessions", "2", "--seed", "5")
+    got, costs = ppg.rerank_frame(df, metric=metric, sessions=2, seed=5, costs=True)
+    pd.testing.assert_frame_equal(got[["qid", "session", "rank", "item"]].astype({"qid": str, "item": str}), expected)
+    q1 = expected[expected["qid"] == "q1"]["item"].tolist()
+    assert q1 == ["b", "c", "a", "d"] * 2
+    assert np.isnan(costs.loc["q1"]).all() and not np.isnan(costs.loc["q2"]).any()
+    one = df[df["qid"] == "q1"]
+    r = ppg.rerank(one["label"], pd.factorize(one["group"])[0], score=one["score"], metric=metric, sessions=2, seed=5)
+    assert r.rankings.tolist() == [[1, 2, 0, 3]] * 2
+    assert np.isnan(r.cost) and np.isnan(r.input_cost)

@@ -43,6 +43,13 @@ G = np.array([0, 0, 1, 1, 0, 1])
         (dict(utility=U, groups=G, forbid=[[0, 6]]), ValueError, "forbid"),
         (dict(utility=U, groups=G, forbid=[[1, 1]]), ValueError, "forbid"),
         (dict(utility=U, groups=G, forbid=[0, 1]), ValueError, "forbid"),
+        (dict(utility=U, groups=G, metric="ee", ee_measure="bogus"), ValueError, "ee_measure"),
+        (dict(utility=U, groups=G, metric="ee", ee_measure=2), TypeError, "ee_measure"),
+        (dict(utility=U, groups=G, metric="ee", ee_level="page"), ValueError, "ee_level"),
+        (dict(utility=U, groups=G, metric="ee", browse="dcg"), ValueError, "browse"),
+        (dict(utility=U, groups=G, metric="ee", browse_patience=0.0), ValueError, "browse_patience"),
+        (dict(utility=U, groups=G, metric="ee", browse="rbp", browse_patience=float("nan")), ValueError, "browse_patience"),
+        (dict(utility=U, groups=G, metric="ee", cascade_utility=2.0), ValueError, "cascade_utility"),
     ],
 )
 def test_rerank_refuses_bad_input_naming_the_argument(kwargs, error, argument):

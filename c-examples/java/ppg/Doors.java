@@ -9,8 +9,9 @@ import java.util.List;
 /**
  * The Java door of the same-answer test (tests/bindings.rs): re-ranks each query of
  * tests/doors/rows.tsv (its first argument) with {@link Ppg.Engine#rerank} under the
- * recommended recipe (EEL, 3 sessions, query k seeded with {@code Ppg.querySeed(11, k)}) and
- * prints what {@code ppg rerank --metric eel --sessions 3 --seed 11} prints.
+ * recommended recipe (the second argument, {@code eel} by default or {@code ee}, the official
+ * expected exposure; 3 sessions, query k seeded with {@code Ppg.querySeed(11, k)}) and prints
+ * what {@code ppg rerank --metric METRIC --sessions 3 --seed 11} prints.
  */
 public final class Doors {
   private static final int SESSIONS = 3;
@@ -20,6 +21,10 @@ public final class Doors {
 
   public static void main(String[] args) throws IOException {
     List<String> lines = Files.readAllLines(Path.of(args[0]));
+    int metric =
+        args.length > 1 && args[1].equals("ee")
+            ? PpgLibrary.PPG_METRIC_EXPECTED_EXPOSURE
+            : PpgLibrary.PPG_METRIC_EEL;
     StringBuilder out = new StringBuilder("qid\tsession\trank\titem\n");
     try (Ppg.Engine engine = new Ppg.Engine(PpgLibrary.PPG_METHOD_PPG, 64, SESSIONS, 16, 0)) {
       List<Ppg.Item> items = new ArrayList<>();
@@ -32,7 +37,7 @@ public final class Doors {
               engine.rerank(
                   items.toArray(new Ppg.Item[0]),
                   SESSIONS,
-                  Ppg.defaultObjective(PpgLibrary.PPG_METRIC_EEL),
+                  Ppg.defaultObjective(metric),
                   Ppg.defaultTrainConfig(),
                   Ppg.querySeed(SEED, k++),
                   null);

@@ -87,6 +87,8 @@ public interface PpgLibrary extends Library {
   int PPG_METRIC_NDCG = 2;
   int PPG_METRIC_DTR_NDCG_MIX = 3;
   int PPG_METRIC_EEL_NDCG_MIX = 4;
+  int PPG_METRIC_EXPECTED_EXPOSURE = 5;
+  int PPG_METRIC_AWRF = 6;
   int PPG_RANK_START_ZERO = 0;
   int PPG_RANK_START_ONE = 1;
 

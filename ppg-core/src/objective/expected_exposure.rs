@@ -82,6 +82,9 @@ pub struct EeReport {
 struct Bounds {
     disparity: (f64, f64),
     relevance: (f64, f64),
+    /// The upper bound of EE-R, kept where the normalisation sets `relevance` to (0, 0)
+    /// (one relevance level): the raw EE-R cost's reference point.
+    relevance_max: f64,
     loss: f64,
 }
 
@@ -211,13 +214,15 @@ impl<'a, S: AsMut<[f64]> + AsRef<[f64]>> ExpectedExposure<'a, S> {
                     relevance_lb += lower(i) * t;
                     loss_ub += (lower(i) - t) * (lower(i) - t);
                 }
-                let mut relevance = (relevance_lb, level_target.iter().map(|t| t * t).sum());
+                let relevance_max = level_target.iter().map(|t| t * t).sum();
+                let mut relevance = (relevance_lb, relevance_max);
                 if levels <= 1 {
                     relevance = (0.0, 0.0);
                 }
                 Bounds {
                     disparity: (mass * mass / n as f64, disparity_ub),
                     relevance,
+                    relevance_max,
                     loss: loss_ub,
                 }
             }
@@ -245,9 +250,11 @@ impl<'a, S: AsMut<[f64]> + AsRef<[f64]>> ExpectedExposure<'a, S> {
                 } else {
                     mass * mass * f64::from(groups)
                 };
+                let relevance_max = in_play().map(|(_, t)| t * mass).sum();
                 Bounds {
                     disparity: (0.0, disparity_ub),
-                    relevance: (0.0, in_play().map(|(_, t)| t * mass).sum()),
+                    relevance: (0.0, relevance_max),
+                    relevance_max,
                     loss: norm.max(far),
                 }
             }
@@ -389,10 +396,16 @@ fn values<'v>(pairs: impl Iterator<Item = (&'v f64, &'v f64)>) -> EeValues {
 }
 
 impl<S: AsMut<[f64]> + AsRef<[f64]>> Objective for ExpectedExposure<'_, S> {
-    /// The chosen measure, oriented so that lower is better: EE-L and EE-D as they are,
-    /// EE-R as `1 - EE-R` normalised or `-EE-R` raw. NaN for a malformed ranking.
+    /// The chosen measure, oriented so that lower is better and the best value is 0 or
+    /// above: EE-L and EE-D as they are, EE-R as its distance below its upper bound, `1 -
+    /// EE-R` normalised and `ub - EE-R` raw (`ub` the evaluator's bound: `|t|^2` at item
+    /// level, `gp(q_u, r) sum t` at group level). Every cost of the crate is non-negative,
+    /// so a REINFORCE step moves away from costly samples for EE-R too; `-EE-R` would
+    /// have the same minimisers but pull towards every sample. NaN for a malformed
+    /// ranking.
     fn cost(&mut self, ranking: &[u16], sessions: usize) -> f64 {
         let (measure, normalised) = (self.measure, self.normalised);
+        let max = self.bounds.relevance_max;
         let Some(report) = self.report(ranking, sessions) else {
             return f64::NAN;
         };
@@ -404,7 +417,7 @@ impl<S: AsMut<[f64]> + AsRef<[f64]>> Objective for ExpectedExposure<'_, S> {
         .get(measure);
         match (measure, normalised) {
             (Measure::Relevance, true) => 1.0 - value,
-            (Measure::Relevance, false) => -value,
+            (Measure::Relevance, false) => max - value,
             _ => value,
         }
     }
@@ -495,7 +508,10 @@ mod tests {
             ee.cost(ranking, 1)
         };
         assert!(close(cost(Measure::Loss, false, &[0, 1, 2]), 0.375));
-        assert!(close(cost(Measure::Relevance, false, &[0, 1, 2]), -1.0625));
+        // |t|^2 = 2 * 0.75^2 + 0.25^2 = 1.1875 above the raw EE-R of 1.0625.
+        assert!(close(cost(Measure::Relevance, false, &[0, 1, 2]), 0.125));
+        // The merit order meets the bound: exposures (1, 0.25, 0.5) against the targets.
+        assert!(close(cost(Measure::Relevance, false, &[0, 2, 1]), 0.0));
         assert!(close(
             cost(Measure::Relevance, true, &[0, 1, 2]),
             1.0 - 0.25 / 0.375

@@ -3,8 +3,8 @@
 //! NDCG term.
 
 use crate::objective::{
-    Awrf, AwrfCost, AwrfTarget, Browse, Dtr, DtrGroups, Eel, ExpectedExposure, Level, LowerBound,
-    Measure, Mix, Ndcg, MAX_GROUPS,
+    Awrf, AwrfCost, AwrfTarget, Browse, Dtr, DtrGroups, EeReport, Eel, ExpectedExposure, Level,
+    LowerBound, Measure, Mix, Ndcg, MAX_GROUPS,
 };
 use crate::{Error, Objective};
 
@@ -17,8 +17,9 @@ pub enum Metric {
     Dtr,
     /// Expected exposure loss.
     Eel,
-    /// Expected exposure as TREC Fair Ranking 2020 scored it: EE-L normalised per query,
-    /// under a browsing model (official: group level, cascade, patience 0.5).
+    /// Expected exposure as TREC Fair Ranking 2020 scored it: by default EE-L normalised
+    /// per query, under a browsing model (official: group level, cascade, patience 0.5);
+    /// [`CostSpec::ee`] chooses EE-D or EE-R, raw or normalised.
     Ee,
     /// AWRF x NDCG as TREC Fair Ranking 2021 scored a ranking (the target: the relevant
     /// items' group distribution averaged with the uniform one over groups `0..=max id`);
@@ -50,6 +51,47 @@ impl Metric {
     }
 }
 
+/// Which of expected exposure's numbers [`Metric::Ee`] is: EE-L, EE-D or EE-R, normalised
+/// per query by the evaluator's bounds or raw.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct EeScore {
+    /// EE-L, EE-D or EE-R.
+    pub measure: Measure,
+    /// Normalised per query (TREC 2020's figures) rather than raw.
+    pub normalised: bool,
+}
+
+impl EeScore {
+    /// TREC 2020's score: EE-L normalised.
+    pub const OFFICIAL: EeScore = EeScore {
+        measure: Measure::Loss,
+        normalised: true,
+    };
+
+    /// The number as the evaluator reports it (EE-R: higher is better; the cost
+    /// [`ExpectedExposure`] minimises is its distance below its upper bound).
+    pub fn of(self, report: &EeReport) -> f64 {
+        if self.normalised {
+            report.normalised
+        } else {
+            report.raw
+        }
+        .get(self.measure)
+    }
+
+    /// The number's name in reports: `EE-L`, `EE-D` or `EE-R`, with ` raw` when raw.
+    pub fn name(self) -> &'static str {
+        match (self.measure, self.normalised) {
+            (Measure::Loss, true) => "EE-L",
+            (Measure::Disparity, true) => "EE-D",
+            (Measure::Relevance, true) => "EE-R",
+            (Measure::Loss, false) => "EE-L raw",
+            (Measure::Disparity, false) => "EE-D raw",
+            (Measure::Relevance, false) => "EE-R raw",
+        }
+    }
+}
+
 /// What to minimise: a fairness metric, optionally plus `weight * (1 - NDCG@k)`.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct CostSpec {
@@ -63,11 +105,13 @@ pub struct CostSpec {
     pub browse: Browse,
     /// The level of [`Metric::Ee`] ([`Level::Group`] officially).
     pub level: Level,
+    /// The number of [`Metric::Ee`] ([`EeScore::OFFICIAL`]: EE-L normalised).
+    pub ee: EeScore,
 }
 
 impl CostSpec {
     /// `metric` with EEL's `levels` and an optional `(weight, k)` NDCG@k term; expected
-    /// exposure in the official settings (change `browse` and `level` after).
+    /// exposure in the official settings (change `browse`, `level` and `ee` after).
     pub fn new(metric: Metric, levels: u32, ndcg: Option<(f64, usize)>) -> Self {
         CostSpec {
             metric,
@@ -75,14 +119,31 @@ impl CostSpec {
             ndcg,
             browse: Browse::OFFICIAL,
             level: Level::Group,
+            ee: EeScore::OFFICIAL,
+        }
+    }
+
+    /// Whether the fairness metric has a value for a query with `utility` per item:
+    /// group-level expected exposure and AWRF need an item with utility > 0 (their
+    /// evaluators skip a query without one, and [`Cost::new`] refuses it); every door
+    /// passes such a query through, its input ranking unchanged.
+    pub fn defined(&self, utility: &[f64]) -> bool {
+        match self.metric {
+            Metric::Ee => ExpectedExposure::valid(utility, self.level),
+            Metric::Awrf => utility.iter().any(|&y| y > 0.0),
+            Metric::Dtr | Metric::Eel => true,
         }
     }
 
     /// Whether the cost has anything to optimise for a query with `utility` and `group`
     /// per item: an NDCG term always does; a fairness metric alone only where it means
-    /// something ([`Metric::valid`]).
+    /// something ([`Metric::valid`]; expected exposure at this spec's level).
     pub fn meaningful(&self, utility: &[f64], group: &[u8]) -> bool {
-        self.ndcg.is_some() || self.metric.valid(utility, group)
+        self.ndcg.is_some()
+            || match self.metric {
+                Metric::Ee => ExpectedExposure::valid(utility, self.level),
+                metric => metric.valid(utility, group),
+            }
     }
 }
 
@@ -105,7 +166,8 @@ pub const SCRATCH_PER_ITEM: usize = ExpectedExposure::SCRATCH_PER_ITEM;
 /// two); TREC 2021 used the world's population by region, which these groups have none of.
 const AWRF_POPULATION: [f64; MAX_GROUPS] = [1.0; MAX_GROUPS];
 
-/// The official expected exposure (normalised EE-L) of `utility`'s list in `scratch`.
+/// The expected exposure `spec` chooses (browsing model, level, number) of `utility`'s
+/// list in `scratch`.
 fn expected_exposure<'a>(
     spec: &CostSpec,
     utility: &'a [f64],
@@ -117,8 +179,8 @@ fn expected_exposure<'a>(
         group,
         spec.browse,
         spec.level,
-        Measure::Loss,
-        true,
+        spec.ee.measure,
+        spec.ee.normalised,
         scratch,
     )
 }
@@ -211,7 +273,7 @@ pub enum Cost<'a> {
     DtrNdcg(Mix<AnyDtr<'a>, Ndcg<'a>>),
     /// EEL plus an NDCG term.
     EelNdcg(Mix<Eel<'a>, Ndcg<'a>>),
-    /// Expected exposure, normalised EE-L.
+    /// Expected exposure ([`CostSpec::ee`]; EE-R as its distance below its upper bound).
     Ee(ExpectedExposure<'a>),
     /// Expected exposure plus an NDCG term.
     EeNdcg(Mix<ExpectedExposure<'a>, Ndcg<'a>>),

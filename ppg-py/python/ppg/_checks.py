@@ -15,7 +15,7 @@ import numpy as np
 from ppg import _ppg
 from ppg._ppg import MAX_ITEMS
 
-METRICS = ("eel", "dtr", "ndcg-mix")
+METRICS = ("eel", "dtr", "ee", "awrf", "ndcg-mix")
 
 #: The largest value of an argument the extension holds in 32 bits (levels, epochs, ...).
 U32 = 2**32 - 1
@@ -125,11 +125,11 @@ def options(**kw: Any) -> "dict[str, Any]":
     for key in ("epochs", "patience"):
         kw[key] = integer(kw[key], key, 0, U32)
     kw["levels"] = integer(kw["levels"], "levels", 1, U32)
-    for key in ("lr", "mix_weight", "initial_weight"):
+    for key in ("lr", "mix_weight", "initial_weight", "browse_patience", "cascade_utility"):
         kw[key] = real(kw[key], key)
-    for key in ("intra", "baseline", "grow", "hold", "certify"):
+    for key in ("intra", "baseline", "grow", "hold", "certify", "ee_raw"):
         kw[key] = bool(kw[key])
-    for key in ("sampler", "gradient", "mix_fairness", "rank_start"):
+    for key in ("sampler", "gradient", "mix_fairness", "rank_start", "browse", "ee_level", "ee_measure"):
         if not isinstance(kw[key], str):
             raise TypeError(f"{key}: expected a name, got {kw[key]!r}")
     return kw

@@ -48,6 +48,12 @@ def rerank(
     ndcg_k: int = 10,
     initial_weight: float = 0.5,
     rank_start: str = "one",
+    browse: str = "cascade",
+    browse_patience: float = 0.5,
+    cascade_utility: float = 0.5,
+    ee_level: str = "group",
+    ee_measure: str = "loss",
+    ee_raw: bool = False,
 ) -> Reranked:
     """Re-ranks one list by PPG search and returns the best rankings found.
 
@@ -56,13 +62,23 @@ def rerank(
     item first), exactly as ``ppg rerank`` orders a query's rows; with the same arguments
     the result equals ``ppg rerank`` on a one-query file (``--seed seed``).
 
-    ``metric`` is ``"eel"``, ``"dtr"``, ``"ndcg-mix"`` (``mix_fairness`` plus
-    ``mix_weight * (1 - NDCG@ndcg_k)``) or a callable: it receives a ``(sessions, n)``
+    ``metric`` is ``"eel"``, ``"dtr"``, ``"ee"``, ``"awrf"``, ``"ndcg-mix"``
+    (``mix_fairness`` plus ``mix_weight * (1 - NDCG@ndcg_k)``) or a callable: it receives a ``(sessions, n)``
     int64 array of item indices and returns a float cost, lower being better. An exception
     it raises reaches the caller; a NaN cost raises ``ValueError``.
 
+    ``"ee"`` is expected exposure as TREC Fair Ranking 2020 scored it (``ppg rerank
+    --metric ee``): the number ``ee_measure`` (``"loss"``, EE-L, the default;
+    ``"disparity"``, EE-D; ``"relevance"``, EE-R, minimised as its distance below its
+    upper bound), normalised per query unless ``ee_raw``, under the browsing model
+    ``browse`` (``"cascade"``, ``"rbp"``, ``"log"``; ``browse_patience``,
+    ``cascade_utility``) at ``ee_level`` (``"group"`` or ``"item"``). ``"awrf"`` is
+    ``1 - AWRF x NDCG`` as TREC 2021 scored a ranking.
+
     A list of one item is returned as it is, as ``ppg rerank`` passes such a query through
-    (costs 0). Utilities follow ``ppg rerank``'s rule for its label: non-negative, and below
+    (costs 0). A list ``"awrf"`` or group-level ``"ee"`` has no value for (no utility >
+    0) keeps its starting ranking with NaN costs, as ``ppg rerank`` and the C API pass it
+    through. Utilities follow ``ppg rerank``'s rule for its label: non-negative, and below
     1024 with ``ndcg-mix``. A long call stops on Ctrl-C (``KeyboardInterrupt``) within
     a fraction of a second; an engine larger than the memory budget (a quarter of the
     memory the process can have, as ``ppg rerank`` allows) raises ``MemoryError`` naming
@@ -117,6 +133,12 @@ def rerank(
         ndcg_k=ndcg_k,
         levels=levels,
         rank_start=rank_start,
+        browse=browse,
+        browse_patience=browse_patience,
+        cascade_utility=cascade_utility,
+        ee_level=ee_level,
+        ee_measure=ee_measure,
+        ee_raw=bool(ee_raw),
         sessions=sessions,
         intra=bool(intra),
         initial_weight=initial_weight,

@@ -21,7 +21,7 @@ OUTPUT = ("qid", "session", "rank", "item", "certified", "gap")
 RECIPE = (
     "sessions", "intra", "epochs", "batch", "lr", "patience", "sampler", "gradient",
     "baseline", "grow", "hold", "certify", "levels", "mix_fairness", "mix_weight", "ndcg_k", "initial_weight",
-    "rank_start",
+    "rank_start", "browse", "browse_patience", "cascade_utility", "ee_level", "ee_measure", "ee_raw",
 )
 
 
@@ -57,6 +57,12 @@ def rerank_frame(
     ndcg_k: int = 10,
     initial_weight: float = 0.5,
     rank_start: str = "one",
+    browse: str = "cascade",
+    browse_patience: float = 0.5,
+    cascade_utility: float = 0.5,
+    ee_level: str = "group",
+    ee_measure: str = "loss",
+    ee_raw: bool = False,
 ) -> Any:
     """Re-ranks every query of ``df`` and returns the rankings as rows
     ``qid, session, rank, item, certified, gap`` (sessions and ranks from 1), queries in
@@ -85,7 +91,9 @@ def rerank_frame(
     without a merge. With ``costs=True`` the call returns ``(rankings, costs)``, where
     ``costs`` has one row per query, indexed by qid: ``before`` (the input ranking's
     cost) and ``after`` (the result's), the cost optimised (EEL with ``levels`` grades,
-    DTR - 1, or the NDCG mix; 0 for a query of one row).
+    DTR - 1, the expected-exposure number, 1 - AWRF x NDCG, or the NDCG mix; 0 for a
+    query of one row; NaN for a query ``"ee"`` at group level or ``"awrf"`` has no value
+    for, which keeps its starting ranking, as ``ppg rerank`` passes it through).
 
     Queries run in parallel on ``threads`` threads (default: one per core) with the GIL
     released; a count above the machine's cores is capped to them (the work is all
