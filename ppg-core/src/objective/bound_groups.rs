@@ -69,9 +69,13 @@ use super::MAX_GROUPS;
 pub const CERTIFY_BUDGET: u64 = 5_000;
 
 /// The deepest walk [`solve`] makes (a level per position and group): the walk recurses
-/// once per level, and a deeper stack than this many frames is more than a
-/// thread's stack should lend. Deeper lists get the hull bound alone.
-pub const MAX_SEARCH_DEPTH: usize = 1024;
+/// once per level, each frame holding the bounds of its choices, and a deeper stack than
+/// this many frames is more than a thread's stack should lend (a C caller's may be small).
+/// Deeper lists (past 64 items of 3 groups and one without utility) get the hull bound
+/// alone; the TREC lists (at most 32 items) stay within it, and a walk that deep would
+/// spend most of the certifying budget on its first descent (each level evaluates every
+/// choice's bound).
+pub const MAX_SEARCH_DEPTH: usize = 256;
 
 /// The groups the search places: the groups with utility, and one for all the others.
 const SLOTS: usize = MAX_GROUPS + 1;
@@ -328,8 +332,8 @@ impl Search<'_> {
         }
         // The choices from the lowest bound outwards, always to the lower side, so that
         // good totals come first; each is cut on its own bound (nothing here assumes the
-        // bounds are unimodal in the count).
-        // The first `CACHED` choices' bounds are kept from the scan for the walk.
+        // bounds are unimodal in the count). The scan keeps the first `CACHED` bounds for
+        // the walk.
         let mut cache = [0.0f64; CACHED];
         let mut start = first;
         let mut lowest = f64::INFINITY;
