@@ -382,8 +382,8 @@ typedef struct ppg_train_config {
   // `ppg_engine_train*` then do themselves). Default true (the recommended recipe;
   // false in `ppg_train_config_init_reference`).
   bool hold;
-  // PPG: certify. Where the objective has an exact optimum (the built-in DTR or EEL
-  // alone, two groups), every run stops as soon as its best cost is within
+  // PPG: certify. Where the objective has a lower bound (the built-in DTR alone, EEL
+  // alone over two groups), every run stops as soon as its best cost is within
   // `certify_tolerance` of it, and the report says whether the result is certified and
   // its gap. Default true (false in `ppg_train_config_init_reference`).
   bool certify;
@@ -451,7 +451,7 @@ typedef struct ppg_train_report {
   bool bound_exact;
   // A proven lower bound of the cost at the query's session count (the exact optimum
   // when `bound_exact`), NaN without `certify` or where the objective gives none (a
-  // callback, NDCG, a mix, more than two groups).
+  // callback, NDCG, a mix, EEL over more than two groups).
   double bound;
   // `best_cost - bound` (0 when rounding puts it below), NaN without a bound.
   double gap;
@@ -513,7 +513,7 @@ ppg_status ppg_check_version(uint32_t major, uint32_t minor, uint32_t patch);
 // learning rate 0.4, clamp to [0.05, 0.95], patience 20, uncorrected sampler,
 // approximate gradient, no baseline, initial weight 0.5; PL learning rate 0.1), the input
 // ranking scored first, grown over sessions, the order within groups held for a first run
-// (`hold`), and certified to 1e-8 where the objective has an exact optimum (`certify`):
+// (`hold`), and certified to 1e-8 where the objective gives a lower bound (`certify`):
 // what `ppg rerank` and the Python package run. Call it as `ppg_train_config_default(out)`,
 // which passes `sizeof *(out)`. `ppg_train_config_init_reference` gives the paper's run.
 //
@@ -814,8 +814,9 @@ ppg_status ppg_engine_train(struct ppg_engine *engine,
 // `ppg_objective_config`); otherwise as `ppg_engine_train`. Group labels are arbitrary;
 // EEL and DTR tell up to 16 groups apart. DTR over the group labels of two groups is the
 // paper's, with its exact bound; over 3 to 16 it is the largest over the smallest
-// exposure-per-utility ratio among the groups with utility, minus 1, with no bound (the
-// report's `bound` NaN, `certified` false); with fewer than two groups with utility it is
+// exposure-per-utility ratio among the groups with utility, minus 1, with its exact
+// optimum where a budgeted search proves it and a proven lower bound where not (the
+// report's `bound_exact` false); with fewer than two groups with utility it is
 // degenerate and costs 0.
 //
 // Returns `PPG_STATUS_OK`; `PPG_STATUS_NULL_PARAMETER` (`engine`, `config` or

@@ -175,9 +175,9 @@ RECIPE
   against the optimum's 1.810; held first, 1.810 at every number of sessions), for
   about twice the training again. --no-hold trains with every pair free from the start.
   Every run stops as soon as its best cost is within --certify (default 1e-8) of the
-  cost's exact optimum at its number of sessions, where the cost has one (DTR or EEL
-  alone, two groups): in every stage of a grown run and both parts of a held one. Such a
-  query is certified; its gap is its cost minus the optimum. --report writes each
+  cost's exact optimum at its number of sessions, where the cost has one (DTR alone, EEL
+  alone over two groups): in every stage of a grown run and both parts of a held one.
+  Such a query is certified; its gap is its cost minus the optimum. --report writes each
   query's costs, bound and certificate; the summary line on stderr counts the certified
   queries and gives the largest gap. --no-certify trains on until patience runs out.
   --reference-run is exactly the paper's recipe (the input is not scored, no growing,

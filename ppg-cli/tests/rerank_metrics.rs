@@ -182,9 +182,12 @@ fn dtr_over_three_groups_gets_no_worse() {
     let utility: HashMap<&str, f64> = rows.iter().map(|r| (r.0, r.3)).collect();
     let group: HashMap<&str, &str> = rows.iter().map(|r| (r.0, r.2)).collect();
     let sessions = 2;
+    let dir = tempfile::tempdir().unwrap();
+    let report = dir.path().join("report.tsv");
     let out = ppg()
         .args(["rerank", "-", "--metric", "dtr", "--rank-start", "zero"])
-        .args(["--sessions", "2", "--seed", "3"])
+        .args(["--sessions", "2", "--seed", "3", "--report"])
+        .arg(&report)
         .write_stdin(input)
         .assert()
         .success()
@@ -206,4 +209,20 @@ fn dtr_over_three_groups_gets_no_worse() {
         after >= 1.0 && after <= before + 1e-12,
         "{before} -> {after}"
     );
+    // The query has a bound (DTR over groups' exact optimum here), certifies against it,
+    // and the summary line counts it.
+    let report = std::fs::read_to_string(&report).unwrap();
+    let row: Vec<&str> = report.lines().nth(1).unwrap().split('\t').collect();
+    let (cost, bound, gap) = (row[2], row[3], row[6]);
+    let (cost, bound, gap): (f64, f64, f64) = (
+        cost.parse().unwrap(),
+        bound.parse().unwrap(),
+        gap.parse().unwrap(),
+    );
+    assert!((cost - (after - 1.0)).abs() < 1e-9, "{row:?}");
+    assert!(bound > 0.0 && bound <= cost && row[4] == "1", "{row:?}");
+    assert_eq!(row[5] == "1", gap <= 1e-8, "{row:?}");
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    let summary = format!("certified {} of 1 queries (1 with a bound)", row[5]);
+    assert!(stderr.contains(&summary), "{stderr}");
 }

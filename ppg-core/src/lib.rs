@@ -25,7 +25,9 @@
 //! - [`objective`]: what a ranking costs. The [`Objective`] trait (any black box) and the
 //!   paper's metrics (EEL, DTR, NDCG, their mixes), and the TREC Fair Ranking measures:
 //!   expected exposure under a browsing model (`browse`: log discount, RBP, cascade) at
-//!   item or group level, and AWRF with its NDCG product. It uses only the foundations.
+//!   item or group level, and AWRF with its NDCG product; the exact optimum of DTR and EEL
+//!   over two groups (`bound`) and of DTR over more (`bound_groups`), which they give as
+//!   their lower bound. It uses only the foundations.
 //! - `trainer/`: how the weights move. The REINFORCE loop ([`TrainConfig`], [`Gradient`]):
 //!   draw a batch through the sampler, cost it with the objective, step the weights of the
 //!   distribution with the exact score or the approximate gradient, keep the best ranking
@@ -41,7 +43,8 @@
 //! - [`recipe`]: the recommended recipe, [`Ppg::rerank`]: a query as the caller has it
 //!   (score, utility, group per item) re-ranked in one call, with the cost built by name,
 //!   the input scored, the order within groups held first, grown over sessions, certified
-//!   against the cost's exact optimum ([`objective::bound`]). Every front end calls it.
+//!   against the cost's exact optimum ([`objective::bound`], [`objective::bound_groups`]).
+//!   Every front end calls it.
 //!   [`seed`] derives each query's seed, so every front end seeds a query alike.
 //! - [`pl`]: [`PlackettLuce`], the baseline the paper compares with: its own policy, sampler
 //!   and trainer over the same foundations and objectives.

@@ -355,6 +355,100 @@ fn expected_exposure_and_awrf_run_in_lent_memory() {
     );
 }
 
+/// The least DTR over more than two groups by the unbudgeted search, as a cost (ratio - 1).
+fn optimum_over_groups(label: &[f64], group: &[u8], sessions: usize) -> f64 {
+    use ppg_core::objective::bound_groups;
+    let mut utility = [0.0; ppg_core::objective::MAX_GROUPS];
+    for (&y, &g) in label.iter().zip(group) {
+        utility[usize::from(g)] += y;
+    }
+    let (e, _) = tables(label.len());
+    let mut prefix = vec![0.0; label.len() + 1];
+    let b = bound_groups::solve(group, &utility, &e, sessions, u64::MAX, &mut prefix).unwrap();
+    assert!(b.exact);
+    b.lower - 1.0
+}
+
+/// DTR over three groups through the recipe: certified where PPG reaches the optimum (the
+/// unbudgeted search's) and the bound is exact, never below it, and the bound is the
+/// optimum itself where exact, below it where the search was cut.
+#[test]
+fn dtr_over_three_groups_is_certified_at_its_optimum() {
+    let mut rng = TestRng(23);
+    let dims = Dims::new(10, 4, 16);
+    let mut mem = memory(dims);
+    let mut engine = Ppg::new(&mut mem, dims, 0).unwrap();
+    let spec = CostSpec::new(Metric::Dtr, 5, None);
+    let (mut certified, mut reached, mut exact) = (0, 0, 0);
+    for case in 0..24 {
+        let n = 5 + case % 6;
+        let sessions = [1, 2, 4][case % 3];
+        let (score, label, group) = loop {
+            let (score, label, _) = query(&mut rng, n);
+            let group: Vec<u8> = (0..n).map(|_| (rng.unit() * 3.0) as u8).collect();
+            if group.contains(&2) && Metric::Dtr.valid(&label, &group) {
+                break (score, label, group);
+            }
+        };
+        let q = Query {
+            score: &score,
+            utility: &label,
+            group: &group,
+            sessions,
+            seed: case as u64,
+        };
+        let o = rerank(&mut engine, 0, &q, &spec, &Recipe::recommended()).outcome;
+        let optimum = optimum_over_groups(&label, &group, sessions);
+        let bound = o.bound.expect("DTR over three groups gives a bound");
+        // The optimum where the search finished, never above it where it was cut.
+        if bound.exact {
+            assert!((bound.value - optimum).abs() < 1e-12, "case {case}");
+            exact += 1;
+        }
+        assert!(bound.value <= optimum + 1e-12, "case {case}: {bound:?}");
+        assert!(
+            o.after >= optimum - 1e-12 && o.after <= o.before,
+            "case {case}"
+        );
+        assert_eq!(o.certified, o.after <= bound.value + 1e-8, "case {case}");
+        certified += usize::from(o.certified);
+        reached += usize::from(o.after <= optimum + 1e-8 && bound.exact);
+    }
+    assert!(certified >= reached && exact >= 20, "{exact} exact");
+    // Seeded as here: 20 of the 24 bounds exact at the certifying budget, PPG at the
+    // optimum of 15, all certified.
+    assert!(certified >= 12, "{certified} of 24 certified");
+}
+
+/// A query whose bound search is cut at its budget: the bound is flagged inexact, lies
+/// below the optimum (found by the unbudgeted search), and certifies nothing above it.
+#[test]
+fn a_cut_bound_over_groups_is_flagged_and_certifies_nothing_above_the_optimum() {
+    // Four groups, binary labels, 4 sessions: the hull bound is perfect fairness (DTR 1),
+    // the optimum 1 + 3.3e-6, which the certifying budget does not reach.
+    let group = [1, 3, 0, 0, 1, 2, 3, 2, 2];
+    let label = [0.0, 0.0, 0.0, 1.0, 1.0, 0.0, 0.0, 0.0, 1.0];
+    let score: Vec<f64> = (0..9).map(|i| f64::from(9 - i)).collect();
+    let dims = Dims::new(9, 4, 16);
+    let mut mem = memory(dims);
+    let mut engine = Ppg::new(&mut mem, dims, 0).unwrap();
+    let q = Query {
+        score: &score,
+        utility: &label,
+        group: &group,
+        sessions: 4,
+        seed: 3,
+    };
+    let spec = CostSpec::new(Metric::Dtr, 5, None);
+    let o = rerank(&mut engine, 0, &q, &spec, &Recipe::recommended()).outcome;
+    let optimum = optimum_over_groups(&label, &group, 4);
+    assert!(optimum > 1e-6, "{optimum}");
+    let bound = o.bound.unwrap();
+    assert!(!bound.exact && bound.value <= optimum, "{bound:?}");
+    assert!(o.after >= optimum - 1e-12, "{o:?}");
+    assert!(!o.certified && o.gap().unwrap() >= optimum - bound.value - 1e-12);
+}
+
 /// Every expected-exposure number is a cost of the recipe (`CostSpec::ee`): on fixed
 /// rankings the cost is the evaluator's number (EE-L, EE-D) or its distance below the
 /// upper bound (EE-R: `1 - EE-R` normalised, a constant minus EE-R raw, 0 for the merit

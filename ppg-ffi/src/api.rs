@@ -69,7 +69,7 @@ pub extern "C" fn ppg_check_version(major: u32, minor: u32, patch: u32) -> ppg_s
 /// learning rate 0.4, clamp to [0.05, 0.95], patience 20, uncorrected sampler,
 /// approximate gradient, no baseline, initial weight 0.5; PL learning rate 0.1), the input
 /// ranking scored first, grown over sessions, the order within groups held for a first run
-/// (`hold`), and certified to 1e-8 where the objective has an exact optimum (`certify`):
+/// (`hold`), and certified to 1e-8 where the objective gives a lower bound (`certify`):
 /// what `ppg rerank` and the Python package run. Call it as `ppg_train_config_default(out)`,
 /// which passes `sizeof *(out)`. `ppg_train_config_init_reference` gives the paper's run.
 ///
@@ -537,8 +537,9 @@ pub unsafe extern "C" fn ppg_engine_train(
 /// `ppg_objective_config`); otherwise as `ppg_engine_train`. Group labels are arbitrary;
 /// EEL and DTR tell up to 16 groups apart. DTR over the group labels of two groups is the
 /// paper's, with its exact bound; over 3 to 16 it is the largest over the smallest
-/// exposure-per-utility ratio among the groups with utility, minus 1, with no bound (the
-/// report's `bound` NaN, `certified` false); with fewer than two groups with utility it is
+/// exposure-per-utility ratio among the groups with utility, minus 1, with its exact
+/// optimum where a budgeted search proves it and a proven lower bound where not (the
+/// report's `bound_exact` false); with fewer than two groups with utility it is
 /// degenerate and costs 0.
 ///
 /// Returns `PPG_STATUS_OK`; `PPG_STATUS_NULL_PARAMETER` (`engine`, `config` or

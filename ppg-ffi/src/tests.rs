@@ -920,11 +920,11 @@ fn a_rerank_the_objective_refuses_changes_nothing() {
 }
 
 /// DTR over three groups (issue 32, point 2): the built-in trains, evaluates and re-ranks
-/// with the largest over the smallest exposure-per-utility ratio, uncertified (no bound
-/// over more than two groups); seventeen groups stay CAPACITY.
+/// with the largest over the smallest exposure-per-utility ratio, with a bound that no
+/// ranking beats and a certificate against it; seventeen groups stay CAPACITY.
 #[test]
 fn dtr_over_three_groups_trains_and_evaluates() {
-    use ppg_core::objective::{exposure, DtrGroups, RankStart};
+    use ppg_core::objective::{exposure, DtrGroups, Objective, RankStart};
     let (_block, e) = engine(ppg_method::Ppg, ITEMS);
     let (config, mut objective) = defaults();
     objective.metric = ppg_metric::Dtr as u32;
@@ -950,9 +950,21 @@ fn dtr_over_three_groups_trains_and_evaluates() {
     let mut report = fresh_report();
     let st = unsafe { ppg_engine_train_builtin(e, &config, &objective, &mut report) };
     assert_eq!(st, ppg_status::Ok);
+    // The bound is DtrGroups' own, at the query's sessions, in cost units.
+    let mut work = [0.0; ITEMS + 1];
+    let bound = dtr.lower_bound(SESSIONS, &mut work).unwrap();
+    assert_eq!(
+        (report.bound, report.bound_exact),
+        (bound.value, bound.exact)
+    );
+    assert!(bound.exact && bound.value > 0.0, "{bound:?}");
     assert!(
-        report.best_cost <= before && !report.certified,
+        report.best_cost <= before && report.best_cost >= bound.value,
         "{report:?}"
+    );
+    assert_eq!(
+        report.certified,
+        report.best_cost <= bound.value + config.certify_tolerance
     );
     let mut best = [0u64; ITEMS * SESSIONS];
     let mut cost = f64::NAN;
@@ -979,10 +991,8 @@ fn dtr_over_three_groups_trains_and_evaluates() {
         )
     };
     assert_eq!(st, ppg_status::Ok);
-    assert!(
-        report.best_cost <= before && !report.certified,
-        "{report:?}"
-    );
+    assert!(report.best_cost <= before, "{report:?}");
+    assert!(report.certified && report.gap <= 1e-8, "{report:?}");
 
     let groups: Vec<u32> = (0..17).collect();
     let (_block, e) = engine(ppg_method::Ppg, 17);

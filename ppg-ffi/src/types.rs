@@ -212,8 +212,8 @@ pub struct ppg_train_config {
     /// `ppg_engine_train*` then do themselves). Default true (the recommended recipe;
     /// false in `ppg_train_config_init_reference`).
     pub hold: bool,
-    /// PPG: certify. Where the objective has an exact optimum (the built-in DTR or EEL
-    /// alone, two groups), every run stops as soon as its best cost is within
+    /// PPG: certify. Where the objective has a lower bound (the built-in DTR alone, EEL
+    /// alone over two groups), every run stops as soon as its best cost is within
     /// `certify_tolerance` of it, and the report says whether the result is certified and
     /// its gap. Default true (false in `ppg_train_config_init_reference`).
     pub certify: bool,
@@ -285,7 +285,7 @@ pub struct ppg_train_report {
     pub bound_exact: bool,
     /// A proven lower bound of the cost at the query's session count (the exact optimum
     /// when `bound_exact`), NaN without `certify` or where the objective gives none (a
-    /// callback, NDCG, a mix, more than two groups).
+    /// callback, NDCG, a mix, EEL over more than two groups).
     pub bound: f64,
     /// `best_cost - bound` (0 when rounding puts it below), NaN without a bound.
     pub gap: f64,

@@ -13,9 +13,9 @@
 //! - The baselines: [`foe`] is Fairness of Exposure (Singh & Joachims, KDD 2018) in its
 //!   hard and soft variants, the DTR baseline of the paper's Tables 1 and 2; the exact
 //!   optimum of DTR and EEL over S deterministic rankings, the floor under every row of
-//!   the tables, is the core's (`ppg_core::objective::bound`), and [`bound_groups`] the
-//!   least DTR over more than two groups (exact by enumeration where tractable, a
-//!   certified lower bound where not), which no row uses yet. `methods` names each row
+//!   the tables, is the core's (`ppg_core::objective::bound`; over more than two groups,
+//!   which the protocol's data does not have, `ppg_core::objective::bound_groups`).
+//!   `methods` names each row
 //!   of the tables (PPG and PL through `ppg_host::optimise`, FOE, the bound, baselines)
 //!   and how it turns a query into rankings; `floor` checks that no row is below the
 //!   bound.
@@ -33,7 +33,6 @@
 #![deny(missing_docs)]
 
 mod args;
-pub mod bound_groups;
 mod builtin;
 mod data;
 mod floor;

@@ -536,11 +536,11 @@ group's items in their starting order on the group's optimal positions; EEL: eve
 position keeps the grade it has in the merit order), taking them, with no epoch trained,
 when they are certified. A query run is certified when its result is within 1e-8 of that
 optimum; the gap is its cost minus the optimum. A bound whose search gives up at its node
-budget is flagged and never certifies; where the cost has no bound (more than two groups,
-an NDCG mix) nothing is certified. On binary labels the evaluation's EEL (2 levels) equals
-the optimisation's, so a certified true-label cell is at the evaluation's optimum too; with
-LTR grades the optimisation cost is another function than the evaluation's, and a certified
-LTR cell is optimal for what it optimised.
+budget is flagged inexact and certifies only a result that reaches the proven bound; where
+the cost has no bound (an NDCG mix) nothing is certified. On binary labels the evaluation's
+EEL (2 levels) equals the optimisation's, so a certified true-label cell is at the
+evaluation's optimum too; with LTR grades the optimisation cost is another function than
+the evaluation's, and a certified LTR cell is optimal for what it optimised.
 
 The `exact` row is `ppg rerank --method exact`: the first rankings the optimum's search
 finds over all positions, the items of a group in order of utility on the group's
@@ -551,7 +551,7 @@ others (TREC 2020, true labels, 4 sessions, `ppg rerank`: NDCG@10 0.930 against 
 recipe's 1.000 at equal fairness). So the exact rankings are the choice when the fairness
 cost alone matters; the recipe when NDCG matters too, and for everything else the engine
 takes (NDCG mixes, more than two groups, a caller's own objective, constraints such as
-`--intra`), where no exact search exists and the recipe still certifies what it can.";
+`--intra`), where there are no exact rankings and the recipe still certifies what it can.";
 
 fn misses(w: &mut String, sections: &[Section]) {
     let _ = writeln!(w, "## Where we miss the paper\n");

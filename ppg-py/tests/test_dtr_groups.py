@@ -1,5 +1,6 @@
 """DTR over more than two groups (issue 32, point 2): ``rerank_frame`` and ``rerank`` take
-three groups, as ``ppg rerank --metric dtr`` does, with the same rankings."""
+three groups, as ``ppg rerank --metric dtr`` does, with the same rankings and a certificate
+against the bound over groups."""
 
 from __future__ import annotations
 
@@ -18,10 +19,13 @@ def test_rerank_frame_takes_three_groups_as_the_cli(ppg_bin, tmp_path):
     pd.testing.assert_frame_equal(got[list(expected.columns)].astype({"qid": str, "item": str}), expected)
     assert (costs["after"] <= costs["before"]).all()
     assert (costs["before"] > 0).any()
-    # No certificate over more than two groups.
+    # Over three groups too, every query has a bound (its gap a number) and is certified
+    # exactly when within 1e-8 of it.
     three = df.groupby("qid")["group"].nunique() == 3
     rows = got[got["qid"].astype(str).isin(three[three].index.astype(str))]
-    assert len(rows) > 0 and not rows["certified"].any()
+    assert len(rows) > 0 and rows["gap"].notna().all() and (rows["gap"] >= 0).all()
+    assert (rows["certified"] == (rows["gap"] <= 1e-8)).all()
+    assert rows["certified"].any()
 
 
 def test_rerank_takes_three_groups():

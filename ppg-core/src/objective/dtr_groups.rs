@@ -5,6 +5,8 @@
 //! more than two groups the literature reports the largest exposure-per-utility ratio over
 //! the smallest (as the paper's DTR does for two); this module computes that.
 
+use super::bound::LowerBound;
+use super::bound_groups;
 use super::exposure::{check_finite, check_items, check_len, checked_prefix, shape_ok};
 use super::{Objective, MAX_GROUPS};
 use crate::Error;
@@ -37,8 +39,7 @@ impl<'a> DtrGroups<'a> {
     /// DTR of group exposure totals (summed over `sessions`) against one list's group
     /// utilities: the largest over the smallest exposure-per-utility ratio among the groups
     /// with utility; 1 when degenerate (fewer than two such groups, or one without
-    /// exposure). The exact bound over groups (`ppg-lab`'s `bound_groups`) scores its
-    /// candidate totals with it too.
+    /// exposure).
     pub fn of_totals(exposure: &[f64], utility: &[f64], sessions: usize) -> f64 {
         let (mut lo, mut hi, mut groups) = (f64::INFINITY, 0.0f64, 0);
         for (&e, &u) in exposure.iter().zip(utility) {
@@ -143,6 +144,26 @@ impl Objective for DtrGroups<'_> {
     /// `ratio - 1`: 0 when fair (or degenerate), NaN for a malformed ranking.
     fn cost(&mut self, ranking: &[u16], sessions: usize) -> f64 {
         self.ratio(ranking, sessions) - 1.0
+    }
+
+    /// The least DTR ([`bound_groups`]) minus 1: the optimum when the search finished
+    /// within [`bound_groups::CERTIFY_BUDGET`], else the hull bound with `exact` false;
+    /// 0 when DTR is degenerate (fewer than two groups with utility). `None` when the
+    /// exposures are not positive and non-increasing, or `work` is shorter than `n + 1`.
+    fn lower_bound(&self, sessions: usize, work: &mut [f64]) -> Option<LowerBound> {
+        let b = bound_groups::solve(
+            self.group,
+            &self.utility,
+            self.exposure,
+            sessions,
+            bound_groups::CERTIFY_BUDGET,
+            work,
+        )
+        .ok()?;
+        Some(LowerBound {
+            value: b.lower - 1.0,
+            exact: b.exact,
+        })
     }
 }
 

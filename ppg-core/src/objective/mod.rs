@@ -2,11 +2,13 @@
 //!
 //! The metrics use only [`Error`](crate::Error); nothing here knows an engine, so any
 //! optimiser (PPG, Plackett-Luce, a caller's own) can cost rankings with them. [`bound`]
-//! is the exact optimum of the two-group metrics, which they give as their lower bound
+//! is the exact optimum of the two-group metrics, [`bound_groups`] that of DTR over more
+//! groups (or a certified lower bound of it), which they give as their lower bound
 //! ([`Objective::lower_bound`]).
 
 mod awrf;
 pub mod bound;
+pub mod bound_groups;
 mod browse;
 mod dtr;
 mod dtr_groups;
@@ -64,7 +66,8 @@ pub trait Objective {
     /// [`TrainConfig::certify`](crate::TrainConfig::certify) of it, and the run says whether
     /// it was certified. `work` is memory the engine lends (at least `n + 1` values).
     /// `None` by default (a black box knows no bound); the built-in two-group DTR and EEL
-    /// give the exact optimum ([`bound`]).
+    /// give the exact optimum ([`bound`]), DTR over more groups the exact optimum or a
+    /// lower bound flagged inexact ([`bound_groups`]).
     fn lower_bound(&self, sessions: usize, work: &mut [f64]) -> Option<LowerBound> {
         let _ = (sessions, work);
         None

@@ -210,8 +210,7 @@ fn two_groups(group: &[u8]) -> bool {
     group.iter().all(|&g| g <= 1)
 }
 
-/// DTR over two groups (with its exact bound) or over more (no bound: the exact one over
-/// groups, `ppg-lab`'s `bound_groups`, allocates).
+/// DTR over two groups or over more, each with its lower bound.
 #[derive(Debug)]
 pub enum AnyDtr<'a> {
     /// Group ids 0 and 1.
@@ -253,15 +252,16 @@ impl Objective for AnyDtr<'_> {
         }
     }
 
-    /// The two-group DTR's exact optimum; none over more groups.
+    /// The two-group DTR's exact optimum; over more groups the optimum or a lower bound
+    /// flagged inexact.
     fn lower_bound(&self, sessions: usize, work: &mut [f64]) -> Option<LowerBound> {
         match self {
             AnyDtr::Two(c) => c.lower_bound(sessions, work),
-            AnyDtr::Groups(_) => None,
+            AnyDtr::Groups(c) => c.lower_bound(sessions, work),
         }
     }
 
-    /// The two-group DTR's optimum rankings; none over more groups.
+    /// The two-group DTR's optimum rankings; over more groups the bound alone.
     fn optimum(
         &self,
         sessions: usize,
@@ -270,7 +270,7 @@ impl Objective for AnyDtr<'_> {
     ) -> Option<(LowerBound, bool)> {
         match self {
             AnyDtr::Two(c) => c.optimum(sessions, work, out),
-            AnyDtr::Groups(_) => None,
+            AnyDtr::Groups(c) => c.optimum(sessions, work, out),
         }
     }
 }
@@ -358,7 +358,7 @@ impl Objective for Cost<'_> {
         }
     }
 
-    /// DTR's (two groups) and EEL's exact optimum; a mix, expected exposure and AWRF give
+    /// DTR's and EEL's lower bounds; a mix, expected exposure and AWRF give
     /// none.
     fn lower_bound(&self, sessions: usize, work: &mut [f64]) -> Option<LowerBound> {
         match self {
@@ -394,7 +394,7 @@ mod tests {
     use crate::objective::{exposure, RankStart};
 
     #[test]
-    fn dtr_is_the_papers_on_two_groups_and_dtr_groups_beyond() {
+    fn dtr_is_the_papers_on_two_groups_and_dtr_groups_beyond_each_with_a_bound() {
         let mut table = [0.0; 6];
         exposure::fill(RankStart::One, &mut table);
         let utility = [3.0, 1.0, 2.0, 2.0, 1.0, 1.0];
@@ -411,7 +411,9 @@ mod tests {
         let groups = DtrGroups::new(&utility, &three, &table).unwrap();
         assert_eq!(dtr.ratio(&ranking, 2), groups.ratio(&ranking, 2));
         assert!(dtr.ratio(&ranking, 2) > 1.0);
-        assert!(dtr.lower_bound(2, &mut [0.0; 7]).is_none());
+        let bound = dtr.lower_bound(2, &mut [0.0; 7]).unwrap();
+        assert_eq!(Some(bound), groups.lower_bound(2, &mut [0.0; 7]));
+        assert!(bound.value > 0.0 && bound.value <= dtr.ratio(&ranking, 2) - 1.0);
         assert!(matches!(
             AnyDtr::new(&utility, &[0, 1, 2, 3, 4, 16], &table),
             Err(Error::Capacity { .. })

@@ -68,10 +68,10 @@ def rerank_frame(
     ``qid, session, rank, item, certified, gap`` (sessions and ranks from 1), queries in
     order of first appearance. ``certified`` says that the query's rankings are within
     1e-8 of the metric's exact optimum, and ``gap`` is how far above it they are (NaN
-    where the metric has no bound: an NDCG mix, more than two groups), as ``ppg rerank
-    --report`` writes them; both repeat on every row of the query. With ``certify``
-    (default) training stops once certified; ``certify=False`` trains on until patience
-    runs out and computes no bound.
+    where the metric has no bound: an NDCG mix, EEL over more than two groups), as
+    ``ppg rerank --report`` writes them; both repeat on every row of the query. With
+    ``certify`` (default) training stops once certified; ``certify=False`` trains on until
+    patience runs out and computes no bound.
 
     ``df`` is a pandas DataFrame, or a polars one (converted through Arrow, which needs
     pyarrow; the output is then a polars DataFrame too). The columns are those of

@@ -1,0 +1,378 @@
+//! The least DTR over `S` deterministic rankings of a list of more than two groups
+//! ([`DtrGroups`](super::DtrGroups)): the exact optimum where a budgeted search proves it,
+//! a certified lower bound where it does not.
+//!
+//! It is the many-group counterpart of [`bound`](super::bound), and like it uses no memory
+//! of its own: fixed arrays over [`MAX_GROUPS`] and the caller's `n + 1` prefix sums. The
+//! brute-force tests that check it are `ppg-core/tests/bound_groups.rs`.
+//!
+//! # Which group totals are achievable
+//!
+//! DTR depends on the rankings only through `x_G`, the exposure group `G` receives summed
+//! over the sessions. Let `c[G][r]` be the number of sessions in which group `G` holds
+//! position `r`: every column sums to `S`, row `G` to `S n_G`, and `x_G = sum_r c[G][r] e_r`.
+//! Conversely every such integer matrix comes from `S` rankings: split row `G` among its
+//! `n_G` items so that each item gets `S` placements; the item-by-position matrix then has
+//! every row and column summing to `S`, and by König's theorem an `S`-regular bipartite
+//! multigraph is `S` perfect matchings, one ranking each. So the optimum over `S`-tuples of
+//! rankings is the optimum over these count matrices.
+//!
+//! # The lower bound: a polymatroid and a box
+//!
+//! Let `a_G` be the exposure placed so far and `m_A` the placements a set `A` of groups
+//! still has to make. Every completion gives `A` at most `top(A)`, the most it can
+//! collect (the slots of position `r` still open to it, then the best slots of the later
+//! positions, `S` each), and at least `bottom(A)`, what is left when the other groups
+//! collect their most. DTR at most `q` means, for some scale `t`, the box
+//! `t U_G <= x_G <= q t U_G` (with `U_G` the group's utility); summed over `A`, a
+//! completion in it has `t U(A) <= top(A) + a(A)` and `q t U(A) >= bottom(A) + a(A)`.
+//! Eliminating `t`, no completion has a DTR below
+//!
+//! `max(1, max_A (bottom(A) + a(A)) / U(A)  /  min_A (top(A) + a(A)) / U(A))`
+//!
+//! over the nonempty sets of groups with utility (`2^k - 1` sets for `k` such groups);
+//! where nothing is left to place it is the DTR of the totals. At the root, `top(A)` is
+//! the sum of the `S m_A` largest slots, a concave function of a sum, so submodular, and
+//! the inequalities describe a generalised polymatroid that holds every relaxed count
+//! matrix; by Frank's intersection theorem such a polymatroid meets a box exactly when
+//! those inequalities hold, so the root's value is the least DTR of the relaxation: the
+//! **hull bound**, the same for every `S` (the sessions scale both sides).
+//!
+//! # The search, and when it is exact
+//!
+//! [`solve`] walks the count matrices by depth-first branch and bound, position by position
+//! from the top and, within a position, group by group (the groups without utility, which
+//! only fill slots, as one group, decided last). A group's count at a position ranges over
+//! what keeps the rest placeable; the choices are tried from the lowest bound outwards,
+//! always to the side with the lower one, so that good totals come first, and each is cut
+//! on its own bound. The search stops
+//!
+//! - when it has walked every branch: the best total found is the optimum
+//!   ([`Bound::exact`]);
+//! - when the best total is within [`TOLERANCE`] of the hull bound: the optimum is known to
+//!   that tolerance, and counts as exact too;
+//! - after `budget` sets of groups evaluated (`2^k - 1` a bound), or at once when the
+//!   walk would recurse more than [`MAX_SEARCH_DEPTH`] times (one level per position and
+//!   group): then the proven lower bound is the hull bound alone, and [`Bound::exact`] is
+//!   false. It gives up with that flag; it never certifies what it has not proven.
+
+use super::bound::{Bound, BoundError, TOLERANCE};
+use super::MAX_GROUPS;
+
+/// Sets of groups evaluated (each bound evaluates `2^k - 1` of them) by the lower bound
+/// [`DtrGroups`](super::DtrGroups) gives ([`crate::Objective::lower_bound`]), which a
+/// certifying run computes at every stage. On TREC 2019 (true labels, the items of a query
+/// in groups by position modulo 3 or 4; 1, 4 and 32 sessions) the same queries were
+/// certified with 5,000, 20,000 and 200,000 sets; the bounds took 21%, 38% and 70% of the
+/// run's instructions (3 groups, 4 sessions), a search past this rarely proving more than
+/// PPG reaches.
+pub const CERTIFY_BUDGET: u64 = 5_000;
+
+/// The deepest walk [`solve`] makes (a level per position and group): the walk recurses
+/// once per level, each frame holding the bounds of its choices, and a deeper stack than
+/// this many frames is more than a thread's stack should lend (a C caller's may be small).
+/// Deeper lists (past 64 items of 3 groups and one without utility) get the hull bound
+/// alone; the TREC lists (at most 32 items) stay within it, and a walk that deep would
+/// spend most of the certifying budget on its first descent (each level evaluates every
+/// choice's bound).
+pub const MAX_SEARCH_DEPTH: usize = 256;
+
+/// The groups the search places: the groups with utility, and one for all the others.
+const SLOTS: usize = MAX_GROUPS + 1;
+
+/// The choices of one group at one position whose bounds a level of the walk keeps (a
+/// count of 0 to 32 sessions); more are evaluated again when the walk reaches them.
+const CACHED: usize = 33;
+
+/// The least DTR (the ratio, at least 1) over `sessions` rankings of the list whose item
+/// `i` is in group `group[i]`, with `utility[G]` the utility of group `G` in one list
+/// (0 for a group without: it takes no part in DTR) and `exposure[r]` at position `r`
+/// (positive, non-increasing), evaluating at most `budget` sets of groups (see the module
+/// docs). `prefix` (at least `n + 1` long) is the search's memory. Fewer than two
+/// groups with utility: DTR is 1 whatever the ranking, exactly.
+///
+/// # Errors
+/// - [`BoundError::Degenerate`] for no sessions or no items, a group id at or above
+///   `utility.len()`, more than [`MAX_GROUPS`] utilities, or `n * sessions` beyond `usize`.
+/// - [`BoundError::Exposure`] for an exposure that is not positive and finite, exposures
+///   that increase, a utility that is not finite and `>= 0`, or `exposure` shorter than
+///   the list.
+/// - [`BoundError::Scratch`] when `prefix` is shorter than `n + 1`.
+pub fn solve(
+    group: &[u8],
+    utility: &[f64],
+    exposure: &[f64],
+    sessions: usize,
+    budget: u64,
+    prefix: &mut [f64],
+) -> Result<Bound, BoundError> {
+    let n = group.len();
+    if sessions == 0 || n == 0 || utility.len() > MAX_GROUPS {
+        return Err(BoundError::Degenerate);
+    }
+    let exposure = exposure.get(..n).ok_or(BoundError::Exposure)?;
+    if exposure.iter().any(|&e| !(e.is_finite() && e > 0.0))
+        || exposure.windows(2).any(|w| w[1] > w[0])
+        || utility.iter().any(|&u| !(u.is_finite() && u >= 0.0))
+    {
+        return Err(BoundError::Exposure);
+    }
+    // Slot of each group: the groups with utility first, in id order, then one for the rest.
+    let mut slot = [0usize; MAX_GROUPS];
+    let mut share = [0.0f64; MAX_GROUPS];
+    let mut k = 0;
+    for (g, &u) in utility.iter().enumerate() {
+        if u > 0.0 {
+            slot[g] = k;
+            share[k] = u;
+            k += 1;
+        }
+    }
+    let mut items = [0usize; SLOTS];
+    for &g in group {
+        let g = usize::from(g);
+        let u = *utility.get(g).ok_or(BoundError::Degenerate)?;
+        items[if u > 0.0 { slot[g] } else { k }] += 1;
+    }
+    let prefix = prefix.get_mut(..=n).ok_or(BoundError::Scratch)?;
+    if k < 2 {
+        return Ok(Bound {
+            lower: 1.0,
+            value: 1.0,
+            exact: true,
+        });
+    }
+    prefix[0] = 0.0;
+    for r in 0..n {
+        prefix[r + 1] = prefix[r] + exposure[r];
+    }
+    // Placements per slot: at most `n * sessions`, which the engine's layout bounds.
+    n.checked_mul(sessions).ok_or(BoundError::Degenerate)?;
+    let mut left = [0usize; SLOTS];
+    for (l, &c) in left.iter_mut().zip(&items) {
+        *l = c * sessions;
+    }
+    let slots = k + usize::from(items[k] > 0);
+    let mut search = Search {
+        exposure,
+        prefix,
+        sessions,
+        groups: k,
+        slots,
+        utility: share,
+        left,
+        placed: [0.0; MAX_GROUPS],
+        best: f64::INFINITY,
+        evaluations: 0,
+        budget,
+        stopped: false,
+        floor: 0.0,
+    };
+    search.floor = search.lower(0, 0, sessions);
+    if n.saturating_mul(slots) <= MAX_SEARCH_DEPTH {
+        search.visit(0, 0, sessions);
+    } else {
+        search.stopped = true;
+    }
+    let exact = !search.stopped || search.best - search.floor <= TOLERANCE;
+    Ok(Bound {
+        lower: if search.stopped {
+            search.floor.min(search.best)
+        } else {
+            search.best
+        },
+        value: search.best,
+        exact,
+    })
+}
+
+/// The depth-first branch and bound over count matrices.
+struct Search<'a> {
+    exposure: &'a [f64],
+    /// `prefix[r]`: the exposure of positions `0..r`.
+    prefix: &'a [f64],
+    sessions: usize,
+    /// `k`: the groups with utility, slots `0..k`.
+    groups: usize,
+    /// `k`, plus one when some items are in groups without utility (slot `k`).
+    slots: usize,
+    /// Each slot's utility in one list.
+    utility: [f64; MAX_GROUPS],
+    /// Placements each slot still needs.
+    left: [usize; SLOTS],
+    /// Exposure each group with utility holds so far.
+    placed: [f64; MAX_GROUPS],
+    best: f64,
+    evaluations: u64,
+    budget: u64,
+    stopped: bool,
+    /// The hull bound: nothing is lower, so reaching it ends the search.
+    floor: f64,
+}
+
+impl Search<'_> {
+    /// The most exposure a set of groups with `m` placements left, `late` of them in the
+    /// slots still deciding position `r` (`j..`), can collect: the late ones first take up
+    /// to the `free` slots of position `r`, the highest left, then the set takes the best
+    /// slots of the later positions (`sessions` each).
+    fn most(&self, r: usize, free: usize, m: usize, late: usize) -> f64 {
+        let here = late.min(free);
+        let (s, p) = (self.sessions, self.prefix);
+        let (full, part) = ((m - here) / s, (m - here) % s);
+        let below = s as f64 * (p[r + 1 + full] - p[r + 1])
+            + if part > 0 {
+                part as f64 * self.exposure[r + 1 + full]
+            } else {
+                0.0
+            };
+        here as f64 * self.exposure[r] + below
+    }
+
+    /// The least DTR of any relaxed completion of the placements so far, with slots `j..`
+    /// sharing the `free` slots left at position `r` (the module docs' bound, with `top`
+    /// and `bottom` the most a set can collect and what is left when its complement
+    /// collects the most); at `r == n` the DTR of the totals.
+    fn lower(&mut self, r: usize, j: usize, free: usize) -> f64 {
+        let k = self.groups;
+        let (mut most_needed, mut least_allowed) = (0.0f64, f64::INFINITY);
+        if r == self.exposure.len() {
+            self.evaluations += 1;
+            for g in 0..k {
+                let ratio = self.placed[g] / self.utility[g];
+                most_needed = most_needed.max(ratio);
+                least_allowed = least_allowed.min(ratio);
+            }
+        } else {
+            self.evaluations += (1 << k) - 1;
+            let (s, p, n) = (self.sessions, self.prefix, self.exposure.len());
+            let all: usize = self.left[..self.slots].iter().sum();
+            let all_late: usize = self.left[j..self.slots].iter().sum();
+            let total = free as f64 * self.exposure[r] + s as f64 * (p[n] - p[r + 1]);
+            for set in 1u32..1 << k {
+                let (mut m, mut late, mut a, mut u) = (0, 0, 0.0, 0.0);
+                for g in 0..k {
+                    if set >> g & 1 == 1 {
+                        m += self.left[g];
+                        late += if g >= j { self.left[g] } else { 0 };
+                        a += self.placed[g];
+                        u += self.utility[g];
+                    }
+                }
+                let top = self.most(r, free, m, late);
+                let bottom = total - self.most(r, free, all - m, all_late - late);
+                most_needed = most_needed.max((bottom + a) / u);
+                least_allowed = least_allowed.min((top + a) / u);
+            }
+        }
+        // The box needs `t U <= q t U` too: `q >= 1`.
+        (most_needed / least_allowed).max(1.0)
+    }
+
+    /// Places `c` of slot `j`'s placements at position `r`; returns what to restore.
+    fn place(&mut self, r: usize, j: usize, c: usize) -> f64 {
+        self.left[j] -= c;
+        let before = self.placed.get(j).copied().unwrap_or(0.0);
+        if j < self.groups {
+            self.placed[j] += c as f64 * self.exposure[r];
+        }
+        before
+    }
+
+    fn unplace(&mut self, j: usize, c: usize, before: f64) {
+        self.left[j] += c;
+        if j < self.groups {
+            self.placed[j] = before;
+        }
+    }
+
+    /// The bound after slot `j` takes `c` of the `free` slots at position `r`.
+    fn child(&mut self, r: usize, j: usize, c: usize, free: usize) -> f64 {
+        let before = self.place(r, j, c);
+        let bound = self.lower(r, j + 1, free - c);
+        self.unplace(j, c, before);
+        bound
+    }
+
+    /// Slot `j` and the later ones share the `free` slots left at position `r`.
+    fn visit(&mut self, r: usize, j: usize, free: usize) {
+        if self.stopped {
+            return;
+        }
+        if self.evaluations > self.budget {
+            self.stopped = true;
+            return;
+        }
+        let n = self.exposure.len();
+        if r == n {
+            let value = self.lower(r, 0, 0);
+            if value < self.best {
+                self.best = value;
+                if value - self.floor <= TOLERANCE {
+                    self.stopped = true;
+                }
+            }
+            return;
+        }
+        if free == 0 || j + 1 == self.slots {
+            // The position is full, or the last slot takes what is left (it can: the
+            // earlier choices left enough for the later slots, and no more).
+            let before = self.place(r, j, free);
+            self.visit(r + 1, 0, self.sessions);
+            self.unplace(j, free, before);
+            return;
+        }
+        let later: usize = self.left[j + 1..self.slots].iter().sum();
+        let first = free.saturating_sub(later);
+        let last = free.min(self.left[j]);
+        if first == last {
+            let before = self.place(r, j, first);
+            self.visit(r, j + 1, free - first);
+            self.unplace(j, first, before);
+            return;
+        }
+        // The choices from the lowest bound outwards, always to the lower side, so that
+        // good totals come first; each is cut on its own bound (nothing here assumes the
+        // bounds are unimodal in the count). The scan keeps the first `CACHED` bounds for
+        // the walk.
+        let mut cache = [0.0f64; CACHED];
+        let mut start = first;
+        let mut lowest = f64::INFINITY;
+        for c in first..=last {
+            let bound = self.child(r, j, c, free);
+            if let Some(slot) = cache.get_mut(c - first) {
+                *slot = bound;
+            }
+            if bound < lowest {
+                (start, lowest) = (c, bound);
+            }
+        }
+        let bound_of = |search: &mut Self, c: usize| match cache.get(c - first) {
+            Some(&bound) => bound,
+            None => search.child(r, j, c, free),
+        };
+        let mut up = Some((start, lowest));
+        let mut down = (start > first).then(|| (start - 1, bound_of(self, start - 1)));
+        loop {
+            let (take_up, (c, bound)) = match (up, down) {
+                (Some(a), Some(b)) if a.1 <= b.1 => (true, a),
+                (Some(_), Some(b)) => (false, b),
+                (Some(a), None) => (true, a),
+                (None, Some(b)) => (false, b),
+                (None, None) => break,
+            };
+            if bound < self.best {
+                let before = self.place(r, j, c);
+                self.visit(r, j + 1, free - c);
+                self.unplace(j, c, before);
+            }
+            if self.stopped {
+                break;
+            }
+            if take_up {
+                up = (c < last).then(|| (c + 1, bound_of(self, c + 1)));
+            } else {
+                down = (c > first).then(|| (c - 1, bound_of(self, c - 1)));
+            }
+        }
+    }
+}
