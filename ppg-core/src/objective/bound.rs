@@ -278,6 +278,7 @@ pub fn solve_within(
         shape,
         total,
         centre: shape.centre(total, sessions),
+        at_centre: shape.value(shape.centre(total, sessions), total, sessions),
         best: f64::INFINITY,
         counts,
         nodes: 0,
@@ -321,6 +322,8 @@ struct Search<'a, 'c> {
     shape: Shape,
     total: f64,
     centre: f64,
+    /// The metric at `centre`.
+    at_centre: f64,
     best: f64,
     /// The walk's and the best count vectors, when the caller wants the witness.
     counts: Option<Counts<'c>>,
@@ -341,7 +344,13 @@ impl Search<'_, '_> {
 
     /// The least metric over totals in `[lo, hi]` (the shape is unimodal).
     fn lower(&self, lo: f64, hi: f64) -> f64 {
-        self.at(self.centre.clamp(lo, hi))
+        // Most intervals near the search's path hold the centre: its value, computed once,
+        // spares the metric's divisions (the same number: `at(centre)`).
+        if lo <= self.centre && self.centre <= hi {
+            self.at_centre
+        } else {
+            self.at(self.centre.clamp(lo, hi))
+        }
     }
 
     /// The least and largest exposure `m` placements add on positions `r..end`, each
