@@ -405,14 +405,17 @@ impl<'a> Ppg<'a> {
         self.train_call::<O, false>(objective, config)
     }
 
-    /// [`Ppg::train`], but where the objective also gives rankings that reach its bound
-    /// ([`Objective::optimum`]: the built-in two-group DTR and EEL) and they keep the frozen pairs'
-    /// order, they are scored first, and when certified no epoch is trained: the
-    /// recommended recipe's training ([`crate::recipe`]).
+    /// [`Ppg::train`], and with [`TrainConfig::certify`], where the objective also gives
+    /// rankings that reach its bound ([`Objective::optimum`]: the built-in two-group DTR and
+    /// EEL) and they keep the frozen pairs' order, those are scored after the input: at the
+    /// call's session count first (certified, no epoch is trained), then in every run (each
+    /// stage of a grown run, each part of a held one) at its own count. The recommended
+    /// recipe's training ([`crate::recipe`]) and the C API's. `Ppg::train` does not, so that
+    /// an image that only trains (the firmware) links none of it.
     ///
     /// # Errors
     /// As [`Ppg::train`].
-    pub(crate) fn train_from_optimum<O: Objective + ?Sized>(
+    pub fn train_from_optimum<O: Objective + ?Sized>(
         &mut self,
         objective: &mut O,
         config: &TrainConfig,
@@ -452,6 +455,7 @@ impl<'a> Ppg<'a> {
                 train: &saved.train,
                 rng: &saved.rng,
             },
+            from_optimum: FROM_OPTIMUM,
         };
         let first = if FROM_OPTIMUM {
             optimum::start(&mut run)

@@ -893,7 +893,9 @@ fn run<O: Objective + ?Sized, G: PartialEq>(
             if reweighted {
                 reweight(ppg, w)?;
             }
-            match ppg.train(objective, &recipe) {
+            // As the recipe trains (`ppg_engine_rerank`, `ppg rerank`): from the optimum's
+            // rankings where a certifying run's objective gives them.
+            match ppg.train_from_optimum(objective, &recipe) {
                 Ok(r) => r,
                 Err(e) => {
                     if reweighted {

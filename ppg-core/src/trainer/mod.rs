@@ -58,6 +58,9 @@ pub(crate) struct Trainer<'a> {
     /// grown run's smaller stages (`0`: none).
     call_bound: Option<LowerBound>,
     call_sessions: usize,
+    /// The session count whose optimum rankings the batch holds ([`Trainer::optimum`];
+    /// `0`: none): a draw overwrites them.
+    optimum_in_batch: usize,
 }
 
 impl<'a> Trainer<'a> {
@@ -91,6 +94,7 @@ impl<'a> Trainer<'a> {
             bound_sessions: 0,
             call_bound: None,
             call_sessions: 0,
+            optimum_in_batch: 0,
         })
     }
 
@@ -101,6 +105,7 @@ impl<'a> Trainer<'a> {
         self.bound = None;
         self.call_sessions = 0;
         self.call_bound = None;
+        self.optimum_in_batch = 0;
     }
 
     /// The objective's lower bound at `sessions` sessions of `n` items (computed once a
@@ -124,17 +129,24 @@ impl<'a> Trainer<'a> {
         self.bound
     }
 
-    /// The objective's lower bound at `sessions` sessions of `n` items, computed now with
-    /// the rankings that reach it written into the batch when it gives them
-    /// ([`Objective::optimum`]; the flag says so), and kept for [`Trainer::lower_bound`]
-    /// until the next call forgets it.
-    /// The batch must be free: before a run's first draw.
+    /// [`Trainer::lower_bound`], computed where not known yet with the rankings that reach
+    /// it written into the batch when the objective gives them ([`Objective::optimum`];
+    /// [`Trainer::optimum_in_batch`] then says so). The batch must be free: before a run's
+    /// first draw. `for_call`: the bound at the call's own session count, kept through a
+    /// grown run's smaller stages.
     pub(crate) fn optimum(
         &mut self,
         objective: &dyn Objective,
         n: usize,
         sessions: usize,
-    ) -> (Option<LowerBound>, bool) {
+        for_call: bool,
+    ) -> Option<LowerBound> {
+        if sessions == self.call_sessions {
+            return self.call_bound;
+        }
+        if sessions == self.bound_sessions {
+            return self.bound;
+        }
         let values = (OPTIMUM_WORK * n + 4).min(self.work.len() / 2);
         let work = bytemuck::try_cast_slice_mut::<f32, f64>(&mut self.work[..2 * values]);
         let out = &mut self.state.batch[..n * sessions];
@@ -142,9 +154,19 @@ impl<'a> Trainer<'a> {
             Some((bound, found)) => (Some(bound), found),
             None => (None, false),
         };
-        self.call_bound = bound;
-        self.call_sessions = sessions;
-        (bound, found)
+        self.optimum_in_batch = if found { sessions } else { 0 };
+        if for_call {
+            (self.call_bound, self.call_sessions) = (bound, sessions);
+        } else {
+            (self.bound, self.bound_sessions) = (bound, sessions);
+        }
+        bound
+    }
+
+    /// Whether the batch holds the optimum's rankings at `sessions` sessions
+    /// ([`Trainer::optimum`]).
+    pub(crate) fn optimum_in_batch(&self, sessions: usize) -> bool {
+        self.optimum_in_batch == sessions
     }
 
     /// Forgets the best ranking and the pending batch (a new query).
@@ -232,6 +254,7 @@ impl<'a> Trainer<'a> {
         mode: SamplerMode,
     ) {
         let total = dist.n * dist.sessions;
+        self.optimum_in_batch = 0;
         self.state.pending = Some(PendingDraw {
             count,
             mode,
@@ -425,6 +448,9 @@ pub(crate) struct Run<'r, 'a> {
     pub(crate) config: &'r TrainConfig,
     /// The state before the call: a grown run's every stage starts from it.
     pub(crate) before: grow::Before<'r>,
+    /// The call starts from the objective's optimum rankings ([`optimum`]): every run (each
+    /// stage of a grown one, each part of a held one) scores them after the input.
+    pub(crate) from_optimum: bool,
 }
 
 impl Run<'_, '_> {
@@ -450,7 +476,12 @@ impl Run<'_, '_> {
             return f64::NEG_INFINITY;
         };
         let (n, sessions) = (self.dist.n, self.dist.sessions);
-        match self.trainer.lower_bound(&*self.objective, n, sessions) {
+        let bound = if self.from_optimum {
+            self.trainer.optimum(&*self.objective, n, sessions, false)
+        } else {
+            self.trainer.lower_bound(&*self.objective, n, sessions)
+        };
+        match bound {
             Some(bound) => bound.value + tolerance,
             None => f64::NEG_INFINITY,
         }
@@ -470,6 +501,7 @@ impl Run<'_, '_> {
             sampler,
             rng,
             objective,
+            from_optimum,
             ..
         } = self;
         // Plain `&mut`s, not the `&mut &mut` the pattern binds: through the double
@@ -514,6 +546,9 @@ impl Run<'_, '_> {
             if input_won {
                 trainer.state.best[..total].copy_from_slice(input);
             }
+        }
+        if *from_optimum && trainer.optimum_in_batch(sessions) {
+            samples += u32::from(optimum::offer(trainer, dist, sampler, &mut **objective)?);
         }
         let mut epochs = 0;
         let mut stale = 0;

@@ -10,13 +10,17 @@
 //! through the objective, and only taken when certified and when they keep every frozen
 //! pair's order.
 
-use super::{lowest, Run};
-use crate::{Error, TrainReport};
+use super::{locate, lowest, Run, Trainer};
+use crate::distribution::Distribution;
+use crate::sampler::Sampler;
+use crate::{Error, Objective, TrainReport};
 
-/// With [`crate::TrainConfig::certify`], scores the objective's optimum rankings at the
-/// run's session count (and the input first, with `score_input`); when the better of them
-/// is certified it becomes the best and every session's reference, and the report of a
-/// call that trained no epoch is returned. `None` otherwise: the call trains as usual.
+/// With [`crate::TrainConfig::certify`], the whole call at once: scores the objective's
+/// optimum rankings at the call's session count (and the input first, with
+/// `score_input`); when the better of them is certified it becomes the best and every
+/// session's reference, and the report of a call that trained no epoch is returned. `None`
+/// otherwise: the call trains, every run scoring the optimum's rankings at its own count
+/// ([`offer`]).
 ///
 /// # Errors
 /// [`Error::NotFinite`] when a cost is NaN or an infinity; the caller undoes the call.
@@ -26,11 +30,11 @@ pub(crate) fn start(run: &mut Run) -> Result<Option<TrainReport>, Error> {
     };
     let (n, sessions) = (run.dist.n, run.dist.sessions);
     let total = n * sessions;
-    let bound = match run.trainer.optimum(&*run.objective, n, sessions) {
-        (Some(b), true) if !run.objective.single() => b,
+    let bound = match run.trainer.optimum(&*run.objective, n, sessions, true) {
+        Some(b) if run.trainer.optimum_in_batch(sessions) && !run.objective.single() => b,
         _ => return Ok(None),
     };
-    if !keeps_frozen(run, total) {
+    if !keeps_frozen(run.trainer, run.dist, run.sampler) {
         return Ok(None);
     }
     let trainer = &mut *run.trainer;
@@ -73,19 +77,47 @@ pub(crate) fn start(run: &mut Run) -> Result<Option<TrainReport>, Error> {
     }))
 }
 
+/// One run's candidate: the optimum's rankings in the batch ([`Trainer::optimum`]), scored
+/// and made the best (and every session's reference) when they beat it and keep every
+/// frozen pair's order. Whether they were scored.
+///
+/// # Errors
+/// [`Error::NotFinite`] when their cost is NaN or an infinity.
+pub(crate) fn offer(
+    trainer: &mut Trainer,
+    dist: &mut Distribution,
+    sampler: &mut Sampler,
+    objective: &mut dyn Objective,
+) -> Result<bool, Error> {
+    if objective.single() || !keeps_frozen(trainer, dist, sampler) {
+        return Ok(false);
+    }
+    let (sessions, total) = (dist.sessions, dist.n * dist.sessions);
+    let cost = objective.cost(&trainer.state.batch[..total], sessions);
+    if !cost.is_finite() {
+        return Err(Error::NotFinite { index: 0 });
+    }
+    if lowest(&[cost], &mut trainer.state.best_cost).is_some() {
+        trainer.state.best[..total].copy_from_slice(&trainer.state.batch[..total]);
+        trainer.rereference(dist, sampler);
+        sampler.invalidate();
+    }
+    Ok(true)
+}
+
 /// Whether the rankings in the batch keep every frozen pair in its reference order, in
 /// every session (the intra-group constraint, the caller's `forbid`s).
-fn keeps_frozen(run: &mut Run, total: usize) -> bool {
-    let n = run.dist.n;
-    let found = &run.trainer.state.batch[..total];
+fn keeps_frozen(trainer: &Trainer, dist: &Distribution, sampler: &mut Sampler) -> bool {
+    let n = dist.n;
+    let found = &trainer.state.batch[..n * dist.sessions];
     for (s, block) in found.chunks_exact(n).enumerate() {
-        let (at, was) = run.sampler.positions(n);
-        super::locate(block, at);
-        super::locate(run.dist.reference_of(s), was);
+        let (at, was) = sampler.positions(n);
+        locate(block, at);
+        locate(dist.reference_of(s), was);
         let mut pair = 0;
         for x in 0..n {
             for y in x + 1..n {
-                if run.dist.frozen.get(pair) && (at[x] < at[y]) != (was[x] < was[y]) {
+                if dist.frozen.get(pair) && (at[x] < at[y]) != (was[x] < was[y]) {
                     return false;
                 }
                 pair += 1;
