@@ -682,3 +682,44 @@ fn more_sessions_are_never_worse_than_half_as_many() {
         }
     }
 }
+
+/// The answer does not depend on how a door numbered the groups: the same query with its
+/// two (or three) groups as ids {0, 1}, {1, 2}, {0, 2} or {2, 0} gets the same rankings and
+/// the same certificate, for DTR and EEL (`ppg rerank` numbers groups over the whole file,
+/// Python over the whole frame: the Python suite found a query whose two groups were ids
+/// 1 and 2 through one door and 0 and 1 through the other).
+#[test]
+fn the_answer_does_not_depend_on_the_group_numbering() {
+    let mut rng = TestRng(47);
+    let dims = Dims::new(12, 2, 16);
+    let mut mem = memory(dims);
+    let mut engine = Ppg::new(&mut mem, dims, 0).unwrap();
+    for case in 0..12 {
+        let n = 5 + case % 8;
+        let (score, label, group) = query(&mut rng, n);
+        for metric in [Metric::Dtr, Metric::Eel] {
+            let spec = CostSpec::new(metric, 5, None);
+            let run = |engine: &mut Ppg, ids: [u8; 2]| {
+                let renamed: Vec<u8> = group.iter().map(|&g| ids[usize::from(g)]).collect();
+                let q = Query {
+                    score: &score,
+                    utility: &label,
+                    group: &renamed,
+                    sessions: 2,
+                    seed: 3,
+                };
+                let r = rerank(engine, 3, &q, &spec, &Recipe::recommended());
+                (r.rankings, r.outcome.certified, r.outcome.bound.is_some())
+            };
+            let plain = run(&mut engine, [0, 1]);
+            assert!(plain.2, "case {case}: two groups give a bound");
+            for ids in [[1, 2], [0, 2], [2, 0], [5, 3]] {
+                assert_eq!(
+                    run(&mut engine, ids),
+                    plain,
+                    "case {case}, {metric:?}, ids {ids:?}"
+                );
+            }
+        }
+    }
+}

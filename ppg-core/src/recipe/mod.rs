@@ -23,7 +23,7 @@ pub mod cost;
 
 pub use cost::{AnyDtr, Cost, CostSpec, Metric, Tables};
 
-use crate::objective::{LowerBound, Stoppable};
+use crate::objective::{LowerBound, Stoppable, MAX_GROUPS};
 use crate::{Error, Objective, Ppg, TrainConfig, TrainReport};
 
 /// The tolerance of [`Recipe::recommended`]'s certificate: the bound's own precision
@@ -175,6 +175,24 @@ pub fn ranking_by(score: &[f64], order: &mut [u16]) -> Result<(), Error> {
     Ok(())
 }
 
+/// Renumbers the groups present `0, 1, ...` in the order of their ids, so that a query's
+/// answer does not depend on how its door numbered groups: `ppg rerank` and Python number
+/// them over a whole file or frame, so the same two groups may come as ids 1 and 2 through
+/// one door and 0 and 1 through another, and a metric gives its two-group bound and optimum
+/// only on ids 0 and 1. Ids of [`MAX_GROUPS`] or more are left for the cost to refuse.
+fn number_present(group: &mut [u8]) {
+    let mut present = 0u32;
+    for &g in group.iter() {
+        if usize::from(g) >= MAX_GROUPS {
+            return;
+        }
+        present |= 1 << g;
+    }
+    for g in group.iter_mut() {
+        *g = (present & ((1u32 << *g) - 1)).count_ones() as u8;
+    }
+}
+
 impl Ppg<'_> {
     /// Re-ranks `query` under `recipe` (normally [`Recipe::recommended`]) with the cost
     /// `spec` over `tables`, seeded with the query's seed, and writes `query.sessions` rankings of its rows into
@@ -259,6 +277,7 @@ impl Ppg<'_> {
             utility[k] = query.utility[usize::from(row)];
             group[k] = query.group[usize::from(row)];
         }
+        number_present(group);
         let (utility, group) = (&*utility, &*group);
         let mut cost = Stoppable {
             inner: Cost::new(spec, utility, group, tables, work.scratch)?,
