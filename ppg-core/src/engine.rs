@@ -455,7 +455,12 @@ impl<'a> Ppg<'a> {
                 train: &saved.train,
                 rng: &saved.rng,
             },
-            from_optimum: FROM_OPTIMUM,
+            // A branch on the constant, so that `Ppg::train`'s code names none of it.
+            from_optimum: if FROM_OPTIMUM {
+                Some(optimum::FROM_OPTIMUM)
+            } else {
+                None
+            },
         };
         let first = if FROM_OPTIMUM {
             optimum::start(&mut run)

@@ -450,7 +450,7 @@ pub(crate) struct Run<'r, 'a> {
     pub(crate) before: grow::Before<'r>,
     /// The call starts from the objective's optimum rankings ([`optimum`]): every run (each
     /// stage of a grown one, each part of a held one) scores them after the input.
-    pub(crate) from_optimum: bool,
+    pub(crate) from_optimum: Option<optimum::FromOptimum>,
 }
 
 impl Run<'_, '_> {
@@ -476,10 +476,9 @@ impl Run<'_, '_> {
             return f64::NEG_INFINITY;
         };
         let (n, sessions) = (self.dist.n, self.dist.sessions);
-        let bound = if self.from_optimum {
-            self.trainer.optimum(&*self.objective, n, sessions, false)
-        } else {
-            self.trainer.lower_bound(&*self.objective, n, sessions)
+        let bound = match self.from_optimum {
+            Some(from) => (from.bound)(self.trainer, &*self.objective, n, sessions),
+            None => self.trainer.lower_bound(&*self.objective, n, sessions),
         };
         match bound {
             Some(bound) => bound.value + tolerance,
@@ -547,8 +546,8 @@ impl Run<'_, '_> {
                 trainer.state.best[..total].copy_from_slice(input);
             }
         }
-        if *from_optimum && trainer.optimum_in_batch(sessions) {
-            samples += u32::from(optimum::offer(trainer, dist, sampler, &mut **objective)?);
+        if let Some(from) = from_optimum.filter(|_| trainer.optimum_in_batch(sessions)) {
+            samples += u32::from((from.offer)(trainer, dist, sampler, &mut **objective)?);
         }
         let mut epochs = 0;
         let mut stale = 0;

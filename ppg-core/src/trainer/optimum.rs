@@ -12,6 +12,7 @@
 
 use super::{locate, lowest, Run, Trainer};
 use crate::distribution::Distribution;
+use crate::objective::LowerBound;
 use crate::sampler::Sampler;
 use crate::{Error, Objective, TrainReport};
 
@@ -76,6 +77,28 @@ pub(crate) fn start(run: &mut Run) -> Result<Option<TrainReport>, Error> {
         certified: false,
     }))
 }
+
+/// What a call that starts from the optimum lends its runs ([`Run::from_optimum`]):
+/// functions, not a flag, so that an image whose calls never do (the firmware, which only
+/// calls `Ppg::train`) links none of it (65,648 B of flash with a flag, 64,612 B without).
+#[derive(Clone, Copy)]
+pub(crate) struct FromOptimum {
+    /// The run's bound, with the optimum's rankings into the batch ([`Trainer::optimum`]).
+    pub(crate) bound: fn(&mut Trainer, &dyn Objective, usize, usize) -> Option<LowerBound>,
+    /// Scores them ([`offer`]).
+    pub(crate) offer: fn(
+        &mut Trainer,
+        &mut Distribution,
+        &mut Sampler,
+        &mut dyn Objective,
+    ) -> Result<bool, Error>,
+}
+
+/// [`FromOptimum`]'s functions.
+pub(crate) const FROM_OPTIMUM: FromOptimum = FromOptimum {
+    bound: |trainer, objective, n, sessions| trainer.optimum(objective, n, sessions, false),
+    offer,
+};
 
 /// One run's candidate: the optimum's rankings in the batch ([`Trainer::optimum`]), scored
 /// and made the best (and every session's reference) when they beat it and keep every
