@@ -154,7 +154,13 @@ impl SortFolder {
                 .rand_bytes(RANDOM)
                 .tempdir_in(&tmp)
                 .map_err(failed)?;
-            let handle = File::open(dir.path()).map_err(failed)?;
+            let handle = match File::open(dir.path()) {
+                Ok(handle) => handle,
+                // Another run's clean-up took the name between its creation and this open
+                // (seen in CI: many runs starting at once in one TMPDIR).
+                Err(e) if e.kind() == io::ErrorKind::NotFound => continue,
+                Err(e) => return Err(failed(e)),
+            };
             if !lock(dir.path(), &handle).map_err(failed)? {
                 continue;
             }
