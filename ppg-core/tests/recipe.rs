@@ -723,3 +723,47 @@ fn the_answer_does_not_depend_on_the_group_numbering() {
         }
     }
 }
+
+/// A bound that is not finite certifies nothing: an objective whose lower bound is
+/// +infinity (the C fuzz harness met one) must not end a grown run with a ranking that was
+/// never written, nor report it certified.
+#[test]
+fn a_bound_of_infinity_certifies_nothing() {
+    struct Odd;
+    impl Objective for Odd {
+        fn cost(&mut self, ranking: &[u16], _: usize) -> f64 {
+            // Lowest with item 0 last in every session.
+            let n = 6;
+            ranking
+                .chunks_exact(n)
+                .map(|b| (b[0] == 0) as u32 as f64)
+                .sum()
+        }
+        fn lower_bound(&self, _: usize, _: &mut [f64]) -> Option<LowerBound> {
+            Some(LowerBound {
+                value: f64::INFINITY,
+                exact: true,
+            })
+        }
+    }
+    let dims = Dims::new(6, 2, 16);
+    let mut mem = memory(dims);
+    let mut engine = Ppg::new(&mut mem, dims, 1).unwrap();
+    engine.start(6, 2, 0.5).unwrap();
+    let config = TrainConfig {
+        score_input: true,
+        grow: true,
+        certify: Some(1e-8),
+        ..TrainConfig::default()
+    };
+    let report = engine.train_from_optimum(&mut Odd, &config).unwrap();
+    assert!(!report.certified && report.bound.is_none(), "{report:?}");
+    let (best, _) = engine.best().unwrap();
+    for block in best.chunks_exact(6) {
+        let mut seen = [false; 6];
+        for &i in block {
+            assert!(!seen[usize::from(i)], "not a permutation: {best:?}");
+            seen[usize::from(i)] = true;
+        }
+    }
+}

@@ -301,7 +301,9 @@ pub fn solve_within(
     } else {
         search.stopped = true;
     }
-    let exact = !search.stopped || search.best - search.floor <= TOLERANCE;
+    // A walk that met no count vector (its metric NaN) proves nothing.
+    let exact =
+        search.best.is_finite() && (!search.stopped || search.best - search.floor <= TOLERANCE);
     Ok(Bound {
         lower: if search.stopped {
             search.floor.min(search.best)

@@ -89,7 +89,9 @@ pub(crate) fn train(run: &mut Run) -> Result<TrainReport, Error> {
                 return Err(Error::NotFinite { index: 0 });
             }
         }
-        if copy_cost <= run.target() {
+        // Only a copy can be certified here: at the first stage there is none (its cost is
+        // +infinity, which a bound of +infinity would have passed).
+        if copy_cost.is_finite() && copy_cost <= run.target() {
             kept_cost = copy_cost;
             kept_sessions = s;
             continue;

@@ -123,7 +123,10 @@ impl<'a> Trainer<'a> {
             // The step's scratch is free between steps, and `StepScratch::len` is above
             // `2 (n + 1)` for every `n`: `n (n - 1) / 2 + 512 > 2 n + 2`.
             let work = bytemuck::try_cast_slice_mut::<f32, f64>(&mut self.work[..2 * (n + 1)]);
-            self.bound = work.ok().and_then(|w| objective.lower_bound(sessions, w));
+            self.bound = work
+                .ok()
+                .and_then(|w| objective.lower_bound(sessions, w))
+                .filter(finite);
             self.bound_sessions = sessions;
         }
         self.bound
@@ -151,8 +154,8 @@ impl<'a> Trainer<'a> {
         let work = bytemuck::try_cast_slice_mut::<f32, f64>(&mut self.work[..2 * values]);
         let out = &mut self.state.batch[..n * sessions];
         let (bound, found) = match work.ok().and_then(|w| objective.optimum(sessions, w, out)) {
-            Some((bound, found)) => (Some(bound), found),
-            None => (None, false),
+            Some((bound, found)) if finite(&bound) => (Some(bound), found),
+            _ => (None, false),
         };
         self.optimum_in_batch = if found { sessions } else { 0 };
         if for_call {
@@ -599,6 +602,13 @@ impl Run<'_, '_> {
             certified: false,
         })
     }
+}
+
+/// A bound to certify against: a value that is not finite (a search that met no count
+/// vector, its metric NaN on the way) would certify anything (the C fuzz harness found a
+/// bound of +infinity, and a grown run took a ranking never written for certified).
+fn finite(bound: &LowerBound) -> bool {
+    bound.value.is_finite()
 }
 
 /// The index of the lowest of `costs` if it is below `best`, which it then becomes (the
