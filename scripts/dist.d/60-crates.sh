@@ -12,6 +12,12 @@
 set -euo pipefail
 
 rm -f target/package/ppg-{core,ffi}-"$PPG_VERSION".crate
+# Cargo unpacks the temporary registry's crates under $CARGO_HOME/registry/src/<hash of the
+# registry's path>/ and keeps them: a second run at the same version would build ppg-ffi
+# against the first run's ppg-core sources (seen here: a method made public since was still
+# private). Those folders hold only crates of that temporary registry, ours.
+cargo_home="${CARGO_HOME:-$HOME/.cargo}"
+rm -rf "$cargo_home"/registry/src/-*/ppg-{core,ffi}-"$PPG_VERSION"
 nice -n 10 cargo package --quiet --allow-dirty -p ppg-core -p ppg-ffi
 nice -n 10 cargo publish --dry-run --quiet --no-verify --allow-dirty -p ppg-core -p ppg-ffi
 
