@@ -301,18 +301,20 @@ pub fn solve_within(
     } else {
         search.stopped = true;
     }
-    // A walk that met no count vector (its metric NaN) proves nothing.
-    let exact =
-        search.best.is_finite() && (!search.stopped || search.best - search.floor <= TOLERANCE);
-    Ok(Bound {
-        lower: if search.stopped {
-            search.floor.min(search.best)
-        } else {
-            search.best
-        },
-        value: search.best,
-        exact,
-    })
+    Ok(Bound::of_walk(search.best, search.floor, search.stopped))
+}
+
+impl Bound {
+    /// What a branch and bound walk proved: the best value it met, the hull bound it started
+    /// from, and whether it stopped early (its budget, or the hull bound reached). A walk
+    /// that met no count vector (its metric NaN on the way) proves nothing exact.
+    pub(crate) fn of_walk(best: f64, floor: f64, stopped: bool) -> Bound {
+        Bound {
+            lower: if stopped { floor.min(best) } else { best },
+            value: best,
+            exact: best.is_finite() && (!stopped || best - floor <= TOLERANCE),
+        }
+    }
 }
 
 /// The depth-first branch and bound over count vectors.

@@ -174,16 +174,7 @@ pub fn solve(
     } else {
         search.stopped = true;
     }
-    let exact = !search.stopped || search.best - search.floor <= TOLERANCE;
-    Ok(Bound {
-        lower: if search.stopped {
-            search.floor.min(search.best)
-        } else {
-            search.best
-        },
-        value: search.best,
-        exact,
-    })
+    Ok(Bound::of_walk(search.best, search.floor, search.stopped))
 }
 
 /// The depth-first branch and bound over count matrices.
