@@ -382,3 +382,115 @@ fn within_blocks_refuses_blocks_that_do_not_cut_the_list() {
         assert_eq!(got, Err(BoundError::Degenerate), "{blocks:?}");
     }
 }
+
+/// The least of `shape` over every count vector (brute force over `(S + 1)^n` of them).
+fn brute_counts(shape: Shape, exposure: &[f64], group0: usize, sessions: usize) -> f64 {
+    let n = exposure.len();
+    let total: f64 = exposure.iter().sum();
+    let mut counts = vec![0usize; n];
+    let mut best = f64::INFINITY;
+    loop {
+        if counts.iter().sum::<usize>() == sessions * group0 {
+            let x: f64 = counts
+                .iter()
+                .zip(exposure)
+                .map(|(&c, e)| c as f64 * e)
+                .sum();
+            best = best.min(shape.value(x, total, sessions));
+        }
+        let mut d = 0;
+        while d < n {
+            counts[d] += 1;
+            if counts[d] <= sessions {
+                break;
+            }
+            counts[d] = 0;
+            d += 1;
+        }
+        if d == n {
+            return best;
+        }
+    }
+}
+
+/// A walk cut after a few nodes hands its best vector to the lattice: whatever it then
+/// returns is a real count vector of its value, never below the optimum, and exact only
+/// when it is the optimum (to the tolerance). Lists of 7 to 10 items at 2 to 4 sessions,
+/// against every count vector (these short lists are sparse: the lattice seldom reaches
+/// the hull bound on them, and must then not claim it).
+#[test]
+fn a_cut_walk_finished_by_the_lattice_is_never_wrong() {
+    let mut rng = Rng::new(19);
+    for (n, sessions) in [(7, 2), (7, 3), (8, 2), (8, 3), (7, 4), (10, 4)] {
+        for _ in 0..12 {
+            let (label, group) = query(&mut rng, n);
+            let t = table(n);
+            let k = group.iter().filter(|&&g| g == 0).count();
+            for shape in shapes(&label, &group, &t) {
+                let want = brute_counts(shape, &t, k, sessions);
+                let (b, counts) = solve(shape, &t, k, sessions, 3).unwrap();
+                assert!(b.lower <= want + 1e-12, "{shape:?} n {n} S {sessions}");
+                assert!(b.value >= want - 1e-12);
+                if b.exact {
+                    assert!(b.value - want <= bound::TOLERANCE);
+                }
+                if b.value.is_finite() {
+                    let w = witness_vec(&counts, &group, &label, sessions);
+                    let dtr = Dtr::new(&label, &group, &t).unwrap();
+                    let eel = Eel::new(&label, &group, 2, &t).unwrap();
+                    let value = match shape {
+                        Shape::Dtr { .. } => dtr.ratio(&w, sessions),
+                        Shape::Eel { .. } => eel.value(&w, sessions),
+                    };
+                    assert!((value - b.value).abs() < 1e-12);
+                }
+            }
+        }
+    }
+}
+
+/// Production-shaped queries (20 items, graded labels 0-4 at 26/38/23/6/8 %, groups
+/// 45/55) at 4 and 32 sessions: the bound's search at the certifying budget proves the
+/// optimum of almost all of them, where a walk alone proved about half at 4 sessions
+/// (46 % of 1,000 such queries). Each proof comes with its count vector, whose witness
+/// costs the bound's value. 200 queries a session count: the floor of 95 % at 4 sessions
+/// is 4 points under the 98 % measured on 1,000, about 3 standard errors of a share of 200.
+#[test]
+fn production_shaped_queries_are_proven_at_four_and_thirty_two_sessions() {
+    let n = 20;
+    let t = table(n);
+    for (sessions, floor) in [(4, 0.95), (32, 0.99)] {
+        let mut rng = Rng::new(23);
+        let mut proven = 0;
+        let queries = 200;
+        for _ in 0..queries {
+            let (label, group) = loop {
+                let label: Vec<f64> = (0..n)
+                    .map(|_| {
+                        let u = rng.unit_f64();
+                        [0.26, 0.64, 0.87, 0.93].iter().filter(|&&c| u >= c).count() as f64
+                    })
+                    .collect();
+                let group: Vec<u8> = (0..n).map(|_| u8::from(rng.unit_f64() >= 0.45)).collect();
+                if Dtr::valid(&label, &group) {
+                    break (label, group);
+                }
+            };
+            let k = group.iter().filter(|&&g| g == 0).count();
+            let [dtr_shape, _] = shapes(&label, &group, &t);
+            let (b, counts) = solve(dtr_shape, &t, k, sessions, bound::CERTIFY_BUDGET).unwrap();
+            if b.exact {
+                proven += 1;
+                let w = witness_vec(&counts, &group, &label, sessions);
+                let dtr = Dtr::new(&label, &group, &t).unwrap();
+                assert!((dtr.ratio(&w, sessions) - b.value).abs() < 1e-12);
+                assert!(b.value - b.lower <= bound::TOLERANCE);
+            }
+        }
+        let share = proven as f64 / queries as f64;
+        assert!(
+            share >= floor,
+            "{sessions} sessions: {proven} of {queries} proven"
+        );
+    }
+}

@@ -19,6 +19,8 @@
 //!   of the tables (PPG and PL through `ppg_host::optimise`, FOE, the bound, baselines)
 //!   and how it turns a query into rankings; `floor` checks that no row is below the
 //!   bound.
+//! - `shapes` generates production-shaped queries (model scores, graded labels, 2-4 groups)
+//!   for the tests and benchmarks beyond the paper's data.
 //! - The protocol: `reproduce` holds an experiment, its cells and the grid of cells
 //!   (tasks on a rayon pool, seeded by `ppg_core::seed`); `table` prints cells
 //!   (paper-style table or JSON); `published` lists the paper's numbers; `plot` draws the
@@ -43,6 +45,7 @@ mod published;
 mod report;
 mod report_trec;
 mod reproduce;
+pub mod shapes;
 mod single;
 mod table;
 mod tsv;

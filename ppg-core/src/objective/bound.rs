@@ -61,6 +61,8 @@
 //! paper's intra-group constraint (within a group, items can take the group's positions in
 //! their starting order).
 
+use super::lattice;
+
 /// Where the search stops early: the best total's metric is within this of the hull
 /// bound. Far below the tables' three decimals and a mean over hundreds of queries.
 pub const TOLERANCE: f64 = 1e-8;
@@ -75,6 +77,14 @@ pub const BUDGET: u64 = 2_000_000;
 /// nodes, and the 2,000,000-node searches took more time than TREC 2020's training at 4
 /// sessions saved (DTR: 0.30 s against 0.18 s for its 200 queries).
 pub const CERTIFY_BUDGET: u64 = 20_000;
+
+/// Nodes of the first, short walk, before the lattice finishes its best vector
+/// ([`solve`]'s module docs).
+const FIRST_WALK: u64 = 50;
+
+/// The longest list whose walk keeps its count vectors on the stack when the caller lends
+/// none, so that the lattice can finish them.
+const OWN_COUNTS: usize = 64;
 
 /// The longest list [`solve`] walks: the walk recurses once per position, and a deeper
 /// stack than this many frames is more than a thread's stack should lend. Longer lists get
@@ -259,10 +269,17 @@ pub fn solve_within(
         return Err(BoundError::Exposure);
     }
     let prefix = prefix.get_mut(..=n).ok_or(BoundError::Scratch)?;
+    // The lattice finishes the walk's best count vector, so a short list's walk keeps one
+    // even when the caller wants no witness (on the stack: 512 bytes).
+    let (mut own_walk, mut own_best) = ([0u32; OWN_COUNTS], [0u32; OWN_COUNTS]);
     let counts = match counts {
         Some(Counts { walk, best }) => Some(Counts {
             walk: walk.get_mut(..n).ok_or(BoundError::Scratch)?,
             best: best.get_mut(..n).ok_or(BoundError::Scratch)?,
+        }),
+        None if n <= OWN_COUNTS => Some(Counts {
+            walk: &mut own_walk[..n],
+            best: &mut own_best[..n],
         }),
         None => None,
     };
@@ -296,10 +313,28 @@ pub fn solve_within(
     }
     let (lo, hi) = search.later[0];
     search.floor = search.lower(lo, hi);
-    if n <= MAX_SEARCH_ITEMS {
-        search.visit(0, 0, sessions * blocks[0].group0, 0.0);
-    } else {
+    if n > MAX_SEARCH_ITEMS {
         search.stopped = true;
+        return Ok(Bound::of_walk(search.best, search.floor, true));
+    }
+    // Over two sessions or more, a short walk first: where it neither ends nor meets the
+    // hull bound, the totals are dense and the lattice finishes its best vector far sooner
+    // than a long walk would meet one (`lattice`); where that fails too (near the hull's
+    // ends, where the totals are sparse and the optimum is above the hull bound), the walk
+    // runs to its whole budget.
+    let short = sessions >= 2 && search.counts.is_some();
+    search.budget = if short {
+        budget.min(FIRST_WALK)
+    } else {
+        budget
+    };
+    search.visit(0, 0, sessions * blocks[0].group0, 0.0);
+    if short && search.stopped && search.best - search.floor > TOLERANCE {
+        search.finish();
+        if search.best - search.floor > TOLERANCE && budget > FIRST_WALK {
+            search.restart(budget);
+            search.visit(0, 0, sessions * blocks[0].group0, 0.0);
+        }
     }
     Ok(Bound::of_walk(search.best, search.floor, search.stopped))
 }
@@ -342,6 +377,68 @@ struct Search<'a, 'c> {
 }
 
 impl Search<'_, '_> {
+    /// Finishes the best count vector with the lattice ([`lattice::finish`]) towards the
+    /// centre, keeping it when its metric is within the tolerance of the hull bound. Only
+    /// where the centre is inside the hull (the hull bound is the metric there) and the
+    /// caller lent the count vectors.
+    fn finish(&mut self) {
+        if self.counts.is_none() || self.floor != self.at_centre {
+            return;
+        }
+        // The total's resolution: the distance from the centre within which the metric
+        // stays within a tenth of the tolerance of the hull bound, halved until it does.
+        let mut scale = 1e-6 * self.total * self.sessions as f64;
+        let within = |search: &Self, x: f64| search.at(x) - search.floor <= 0.1 * TOLERANCE;
+        for _ in 0..64 {
+            if within(self, self.centre - scale) && within(self, self.centre + scale) {
+                break;
+            }
+            scale *= 0.5;
+        }
+        let mut ends = [0usize; MAX_BLOCKS];
+        for (slot, b) in ends.iter_mut().zip(self.blocks) {
+            *slot = b.end;
+        }
+        let problem = lattice::Problem {
+            exposure: self.exposure,
+            ends: &ends[..self.blocks.len()],
+            sessions: self.sessions,
+        };
+        let (shape, total, sessions, floor) = (self.shape, self.total, self.sessions, self.floor);
+        let accept = |x: f64| shape.value(x, total, sessions) - floor <= TOLERANCE;
+        let Some(counts) = &mut self.counts else {
+            return;
+        };
+        if !self.best.is_finite() {
+            // The walk met no count vector: each block's placements from its top, a valid
+            // one to start from.
+            let mut from = 0;
+            for block in self.blocks {
+                let mut left = self.sessions * block.group0;
+                for slot in &mut counts.best[from..block.end] {
+                    let c = left.min(self.sessions);
+                    *slot = c as u32;
+                    left -= c;
+                }
+                from = block.end;
+            }
+        }
+        if lattice::finish(&problem, counts.best, self.centre, scale, accept) {
+            let x: f64 = counts
+                .best
+                .iter()
+                .zip(self.exposure)
+                .map(|(&c, &e)| f64::from(c) * e)
+                .sum();
+            self.best = self.at(x);
+        }
+    }
+
+    /// Makes the search walk again from the top, with a new budget; its best is kept.
+    fn restart(&mut self, budget: u64) {
+        (self.nodes, self.budget, self.stopped) = (0, budget, false);
+    }
+
     fn at(&self, x: f64) -> f64 {
         self.shape.value(x, self.total, self.sessions)
     }

@@ -15,6 +15,7 @@ mod dtr_groups;
 mod eel;
 mod expected_exposure;
 pub mod exposure;
+mod lattice;
 mod mix;
 mod ndcg;
 mod real;
