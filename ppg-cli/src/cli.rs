@@ -127,7 +127,8 @@ INPUT FORMAT
   without rows is an input of no queries (the output is its header). Refused with
   file:line (exit 2): a row with fewer or more fields than the header, an empty qid
   or item (or one of only whitespace), a NUL byte in a field, text that is not UTF-8,
-  a score or label that is not a finite number. A field quoted in a message is cut
+  a score or label that is not a finite number, a line longer than 1/64 of --memory
+  (at least 1 MiB: see MEMORY). A field quoted in a message is cut
   after 60 characters. A query of one item is passed through unchanged (counted as
   skipped), and so is a query without an item of utility > 0 under --metric awrf or
   --metric ee at group level (their evaluators skip such a query: it keeps its input
@@ -149,7 +150,9 @@ INPUT AND OUTPUT
 MEMORY
   --memory is the budget of the whole process: each query's engine takes its bytes
   from it while the query runs, threads wait when it is spent, and a query whose
-  engine alone exceeds it is refused with the figure. Default: a quarter of physical
+  engine alone exceeds it is refused with the figure. A line is held whole while it
+  is read: one longer than 1/64 of the budget (at least 1 MiB) is refused at its
+  number before more of it is read (exit 2). Default: a quarter of physical
   memory or of the cgroup's limit, whichever is smaller; more than either is refused
   (exit 1). TMPDIR holds the check of split queries (.ppg-rerank.XXXXXXXXXXXX/): it
   is tried at the start, and a missing, read-only or full one is an error (exit 1).

@@ -27,7 +27,7 @@ use ppg_host::pause;
 use ppg_host::pipeline;
 use ppg_host::progress;
 use ppg_host::quote::quoted;
-use ppg_host::rerank_input::{InputError, Query, Reader};
+use ppg_host::rerank_input::{InputError, Limit, Query, Reader};
 use ppg_host::rerank_query::{self, Reranked};
 use ppg_host::scratch::SortFolder;
 use ppg_host::threads;
@@ -91,8 +91,12 @@ pub fn run(args: &RerankArgs) -> Result<()> {
         args.input.display().to_string()
     };
     let located = |e: InputError| CliError::input(&path, e.line, e.message);
-    let mut reader =
-        Reader::new(streams::open_input(&args.input)?, max_groups, why).map_err(located)?;
+    let longest = Limit {
+        most: budget::longest_line(memory),
+        why: "the longest line read is 1/64 of --memory, at least 1 MiB",
+    };
+    let mut reader = Reader::new(streams::open_input(&args.input)?, max_groups, why, longest)
+        .map_err(located)?;
     let use_label = match args.utility {
         Some(UtilityArg::Label) if !reader.has_label() => {
             return Err(CliError::input(

@@ -142,6 +142,16 @@ pub fn parse_size(text: &str) -> Result<u64, String> {
     Ok(bytes as u64)
 }
 
+/// The longest line `ppg rerank` reads under a budget of `memory` bytes: 1/64 of it, and
+/// at least 1 MiB (a header and rows of ordinary ids whatever the budget). A line is held
+/// whole while it is read, up to about four times over (the csv reader's buffer as it
+/// doubles, the fields, the ids kept), so a line takes a sixteenth of the budget at most.
+pub fn longest_line(memory: u64) -> usize {
+    usize::try_from(memory / 64)
+        .unwrap_or(usize::MAX)
+        .max(1 << 20)
+}
+
 /// Bytes shared by the threads of the process.
 pub struct Budget {
     total: u64,
@@ -272,6 +282,12 @@ mod tests {
         );
         assert_eq!(Limit::from(None, None).default_budget(), 2 << 30);
         assert!(Limit::from(None, None).check(u64::MAX).is_ok());
+    }
+
+    #[test]
+    fn the_longest_line_is_a_64th_of_the_budget_and_at_least_1_mib() {
+        assert_eq!(longest_line(1), 1 << 20);
+        assert_eq!(longest_line(1 << 30), 16 << 20);
     }
 
     #[test]

@@ -17,6 +17,8 @@
 //!   item twice in its query, more groups than the metric takes, a query longer than the
 //!   engine takes, and a split query (its rows interrupted by another query's), named with
 //!   the line ranges of both parts;
+//! - a line longer than the caller's limit ([`Limit`]) is refused before more of it is read
+//!   ([`line_limit`](crate::line_limit)): the reader holds one line whole;
 //! - a field quoted in a message is escaped and cut after 60 characters ([`quoted`]);
 //! - a query of one item is read like any other: the caller passes it through.
 //!
@@ -43,6 +45,7 @@ use std::io::{Chain, Read};
 use csv::{ByteRecord, Terminator};
 
 use crate::finished::{self, Finished, Split};
+use crate::line_limit::{LineLimit, TooLong};
 use crate::quote::quoted;
 
 /// Bad input at a line of the file.
@@ -70,6 +73,15 @@ impl fmt::Display for InputError {
 }
 
 impl std::error::Error for InputError {}
+
+/// The longest line the reader takes, and why, for the message that refuses a longer one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limit {
+    /// Bytes before a line's newline.
+    pub most: usize,
+    /// Completes the message: "the longest line read is 1/64 of --memory".
+    pub why: &'static str,
+}
 
 /// One query, its rows in file order.
 #[derive(Debug, Clone, PartialEq)]
@@ -143,12 +155,18 @@ struct Row {
 impl<R: Read> Reader<R> {
     /// Reads the header from `input`. `max_groups` is the number of groups the metric
     /// takes; `why` completes the message when a row brings one more ("DTR compares two
-    /// groups").
+    /// groups"); `line` is the longest line read.
     ///
     /// # Errors
-    /// An empty input, a header without a required column or with a column twice.
-    pub fn new(input: R, max_groups: usize, why: &'static str) -> Result<Self, InputError> {
-        Self::with_window(input, max_groups, why, finished::WINDOW)
+    /// An empty input, a header without a required column or with a column twice, a
+    /// header longer than `line`.
+    pub fn new(
+        input: R,
+        max_groups: usize,
+        why: &'static str,
+        line: Limit,
+    ) -> Result<Self, InputError> {
+        Self::with_window(input, max_groups, why, line, finished::WINDOW)
     }
 
     /// As [`Reader::new`], with `window` recent queries checked at once for a split (the
@@ -157,9 +175,10 @@ impl<R: Read> Reader<R> {
         input: R,
         max_groups: usize,
         why: &'static str,
+        line: Limit,
         window: usize,
     ) -> Result<Self, InputError> {
-        let mut records = Records::new(input);
+        let mut records = Records::new(input, line);
         let header: Vec<String> = loop {
             if !records.read()? {
                 return Err(InputError::at(1, "empty file: expected a header line"));
@@ -539,15 +558,16 @@ const NAMES_SHOWN: usize = 8;
 struct Records<R: Read> {
     csv: csv::Reader<Framed<R>>,
     record: ByteRecord,
+    longest: Limit,
     /// The number of the line last read.
     line: usize,
 }
 
 /// The input between the two newlines [`Records`] chains around it.
-type Framed<R> = Chain<Chain<&'static [u8], R>, &'static [u8]>;
+type Framed<R> = Chain<Chain<&'static [u8], LineLimit<R>>, &'static [u8]>;
 
 impl<R: Read> Records<R> {
-    fn new(input: R) -> Self {
+    fn new(input: R, longest: Limit) -> Self {
         let csv = csv::ReaderBuilder::new()
             .delimiter(b'\t')
             .terminator(Terminator::Any(b'\n'))
@@ -555,10 +575,15 @@ impl<R: Read> Records<R> {
             .flexible(true)
             .has_headers(false)
             .buffer_capacity(1 << 16)
-            .from_reader((&b"\n"[..]).chain(input).chain(&b"\n"[..]));
+            .from_reader(
+                (&b"\n"[..])
+                    .chain(LineLimit::new(input, longest.most))
+                    .chain(&b"\n"[..]),
+            );
         Records {
             csv,
             record: ByteRecord::new(),
+            longest,
             line: 0,
         }
     }
@@ -569,10 +594,24 @@ impl<R: Read> Records<R> {
         // one: its line is the input's line + 1. On a failed read it has counted the
         // newlines of every line before, so that is the number of the line it was reading.
         let more = self.csv.read_byte_record(&mut self.record).map_err(|e| {
-            InputError::at(
-                self.csv.position().line() as usize - 1,
-                format!("cannot read: {e}"),
-            )
+            let too_long = match e.kind() {
+                csv::ErrorKind::Io(io) => io.get_ref().and_then(|e| e.downcast_ref::<TooLong>()),
+                _ => None,
+            };
+            match too_long {
+                Some(t) => InputError::at(
+                    t.line,
+                    format!(
+                        "a line longer than {} bytes ({}): not a table of ranked lists, or a \
+                         column too wide",
+                        t.limit, self.longest.why
+                    ),
+                ),
+                None => InputError::at(
+                    self.csv.position().line() as usize - 1,
+                    format!("cannot read: {e}"),
+                ),
+            }
         })?;
         if more {
             self.line = self.csv.position().line() as usize - 2;
@@ -686,7 +725,12 @@ fn span(start: usize, end: usize) -> String {
 /// # Errors
 /// The first malformed row ([`Reader::next_query`]).
 pub fn parse(bytes: &[u8], max_groups: usize) -> Result<Vec<Query>, InputError> {
-    let mut reader = Reader::new(bytes, max_groups, "too many groups")?;
+    // The input is in memory already: no line of it is longer than it.
+    let whole = Limit {
+        most: bytes.len(),
+        why: "the input",
+    };
+    let mut reader = Reader::new(bytes, max_groups, "too many groups", whole)?;
     let mut queries = Vec::new();
     while let Some(q) = reader.next_query()? {
         queries.push(q);
@@ -699,6 +743,10 @@ mod tests {
     use super::*;
 
     const HEADER: &str = "qid\titem\tscore\tgroup\n";
+    const ANY_LINE: Limit = Limit {
+        most: usize::MAX,
+        why: "",
+    };
 
     fn read(body: &str) -> Result<Vec<Query>, InputError> {
         parse(format!("{HEADER}{body}").as_bytes(), 16)
@@ -731,7 +779,7 @@ mod tests {
         let body =
             "a\tx\t1\tg\na\ty\t1\tg\nb\tz\t1\tg\nc\tw\t1\tg\na\tv\t1\tg\na\tu\t1\tg\nd\tt\t1\tg\n";
         let input = format!("{HEADER}{body}");
-        let mut reader = Reader::with_window(input.as_bytes(), 16, "", 1).unwrap();
+        let mut reader = Reader::with_window(input.as_bytes(), 16, "", ANY_LINE, 1).unwrap();
         let mut qids = Vec::new();
         let e = loop {
             match reader.next_query() {
@@ -792,7 +840,12 @@ mod tests {
     }
 
     fn read_from(rest: &[u8], step: usize, fail: bool) -> Result<Vec<Query>, InputError> {
-        let mut reader = Reader::new(Trickle { rest, step, fail }, 16, "too many groups")?;
+        let mut reader = Reader::new(
+            Trickle { rest, step, fail },
+            16,
+            "too many groups",
+            ANY_LINE,
+        )?;
         let mut queries = Vec::new();
         while let Some(q) = reader.next_query()? {
             queries.push(q);
@@ -849,6 +902,43 @@ mod tests {
         let e = parse(b"qid\titem\tscore\tgroup\na\tx\xe2\x82\t\xac1\tg\n", 2).unwrap_err();
         assert_eq!(e.line, 2);
         assert!(e.message.contains("from index 3"), "{}", e.message);
+    }
+
+    /// The first line too long is refused at its number, after the rows before it were
+    /// read and checked, however the input arrives.
+    #[test]
+    fn a_line_too_long_is_named_and_read_no_further() {
+        let long = format!(
+            "{HEADER}a\tx\t1\tg\n\na\t{}\t1\tg\nb\ty\t1\tg\n",
+            "y".repeat(99)
+        );
+        for step in [1, 7, 1 << 16] {
+            let trickle = Trickle {
+                rest: long.as_bytes(),
+                step,
+                fail: false,
+            };
+            let limit = Limit {
+                most: 100,
+                why: "as the test says",
+            };
+            let mut reader = Reader::new(trickle, 16, "", limit).unwrap();
+            let e = reader.next_query().unwrap_err();
+            assert_eq!(e.line, 4, "{step}");
+            assert_eq!(
+                e.message,
+                "a line longer than 100 bytes (as the test says): not a table of ranked \
+                 lists, or a column too wide"
+            );
+        }
+        // A bad row before it, in the same read, comes first.
+        let bad = long.replacen("\t1\t", "\tnope\t", 1);
+        let limit = Limit { most: 100, why: "" };
+        let e = Reader::new(bad.as_bytes(), 16, "", limit)
+            .unwrap()
+            .next_query()
+            .unwrap_err();
+        assert_eq!((e.line, e.message.contains("not a number")), (2, true));
     }
 
     #[test]
