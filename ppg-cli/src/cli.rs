@@ -142,7 +142,13 @@ INPUT AND OUTPUT
   name under .ppg-output.XXXXXXXXXXXX.tmp and renamed), keeps its mode, and is refused
   when read-only unless --force; a symlink is followed; a device, FIFO or socket is
   written to directly; a folder is refused. The output is never the input, compared by
-  device and inode, stdin and stdout included (exit 2). SIGINT, SIGTERM and SIGHUP
+  device and inode, stdin and stdout included (exit 2). --report FILE follows the same
+  rules (--force included), and -o and --report are never one place: compared by what
+  they are (device and inode; for a new name, its folder's and the name), so `-o x.tsv
+  --report ./x.tsv`, a symlink to the other, or `--report -` beside rankings on stdout
+  are refused (exit 2). Two files are renamed only once both are written, and the
+  first is taken back if the second cannot be: a failed run leaves both as they were
+  (rows on stdout or a device are written as they come). SIGINT, SIGTERM and SIGHUP
   remove the temporary files and exit 128 + the signal; a run also removes what a
   killed run left. A summary line ends the run on stderr: queries, items, skipped,
   seconds.
@@ -213,7 +219,7 @@ pub struct RerankArgs {
     /// all, its mode kept; a device or FIFO directly; `.gz` is compressed).
     #[arg(short, long)]
     pub output: Option<PathBuf>,
-    /// Replace a read-only output file (its mode is kept).
+    /// Replace a read-only output or report file (its mode is kept).
     #[arg(long)]
     pub force: bool,
     /// What to minimise.

@@ -56,9 +56,22 @@ pub fn run(args: &RerankArgs) -> Result<()> {
     let spec = cost_spec(args)?;
     let recipe = recipe(args)?;
     let (max_groups, why) = ppg_host::cost::max_groups(spec.metric);
-    // Where the output goes, and what the environment allows, before anything is read.
+    // Where the output and the report go, and what the environment allows, before
+    // anything is read.
     interrupt::install()?;
-    let destination = destination::resolve(&args.input, args.output.as_deref(), args.force)?;
+    let output = args.output.as_deref();
+    let destination = destination::resolve(&args.input, "-o", output, args.force)?;
+    let report_destination = match &args.report {
+        Some(path) => {
+            let report = destination::resolve(&args.input, "--report", Some(path), args.force)?;
+            destination::refuse_same(
+                ("-o", output, &destination),
+                ("--report", Some(path), &report),
+            )?;
+            Some(report)
+        }
+        None => None,
+    };
     let limit = budget::Limit::here();
     let memory = match args.memory {
         Some(m) => {
@@ -68,17 +81,6 @@ pub fn run(args: &RerankArgs) -> Result<()> {
         None => limit.default_budget(),
     };
     let _sort_folder = SortFolder::new()?;
-    let report_destination = match &args.report {
-        Some(path) => {
-            if args.output.as_ref() == Some(path) {
-                return Err(CliError::Usage(
-                    "--report and --output name the same file".into(),
-                ));
-            }
-            Some(destination::resolve(&args.input, Some(path), args.force)?)
-        }
-        None => None,
-    };
     if args.method == RerankMethodArg::Exact && spec.ndcg.is_some() {
         return Err(CliError::Usage(format!(
             "{}: not --metric ndcg-mix",
@@ -191,10 +193,12 @@ pub fn run(args: &RerankArgs) -> Result<()> {
         |n| bar.inc(n as u64),
     )?;
     bar.finish_and_clear();
-    out.finish()?;
-    if let Some(report) = report {
-        report.finish()?;
-    }
+    // Both written in full before either is renamed: a report that fails leaves the
+    // output as it was, and the other way round.
+    let out = out.finish()?;
+    let report = report.map(Output::finish).transpose()?.flatten();
+    pause::at("committing");
+    streams::commit(out, report)?;
     eprintln!(
         "ppg rerank: {}, {}, {} skipped (one item or no relevant item, passed through), {:.1} s",
         budget::count(queries, "query", "queries"),

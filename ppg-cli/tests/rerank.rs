@@ -590,6 +590,6 @@ fn the_certificate_and_the_exact_method() {
         .arg(&out)
         .assert()
         .code(2)
-        .stderr(predicate::str::contains("--report and --output"));
+        .stderr(predicate::str::contains("are one place (the same file)"));
     assert!(!out.exists());
 }
