@@ -123,7 +123,7 @@ INPUT FORMAT
   over the sessions, within the double range.
   Ids (qid, item, group) are kept byte for byte: nothing is trimmed, so the output
   gives each id back as the input had it. Header names and numbers may have ASCII
-  spaces around them; a line ends at \n or \r\n; blank lines are skipped; a header
+  spaces around them; a line ends at \\n or \\r\\n; blank lines are skipped; a header
   without rows is an input of no queries (the output is its header). Refused with
   file:line (exit 2): a row with fewer or more fields than the header, an empty qid
   or item (or one of only whitespace), a NUL byte in a field, text that is not UTF-8,
@@ -156,9 +156,9 @@ INPUT AND OUTPUT
 MEMORY
   --memory is the budget of the whole process: each query's engine takes its bytes
   from it while the query runs, threads wait when it is spent, and a query whose
-  engine alone exceeds it is refused with the figure. A line is held whole while it
-  is read: one longer than 1/64 of the budget (at least 1 MiB) is refused at its
-  number before more of it is read (exit 2). Default: a quarter of physical
+  engine alone exceeds it is refused with the figures (exit 1). A line is held whole
+  while it is read: one longer than 1/64 of the budget (at least 1 MiB) is refused at
+  its number before more of it is read (exit 2). Default: a quarter of physical
   memory or of the cgroup's limit, whichever is smaller; more than either is refused
   (exit 1). TMPDIR holds the check of split queries (.ppg-rerank.XXXXXXXXXXXX/): it
   is tried at the start, and a missing, read-only or full one is an error (exit 1).
@@ -196,10 +196,11 @@ METHODS
   --method ppg (default) is PPG search with the recipe above. --method exact returns
   the exact optimum's rankings (two-group DTR or EEL alone, no NDCG mix): the cost's
   minimum over every S-tuple of rankings, found by a search over how often group 0
-  holds each position, with the items of a group in order of utility. It is
-  deterministic, needs no seed, and is certified unless its search gives up at its node
-  budget (then its best rankings, uncertified). A query with one group keeps its input
-  ranking under either method.
+  holds each position, with the items of a group in order of utility, so it takes
+  neither --intra nor --metric ee, awrf or ndcg-mix (exit 2). It is deterministic,
+  needs no seed, and is certified unless its search gives up at its node budget (then
+  its best rankings, uncertified). A query with one group keeps its input ranking under
+  either method.
 
   Queries run in parallel (--threads); each query's seed is derived from --seed and its
   index, so the output is the same whatever the thread count. Output is in input order.
@@ -262,7 +263,7 @@ pub struct RerankArgs {
     #[arg(long)]
     pub intra: bool,
     /// Weight (inversion probability) every unconstrained pair starts from.
-    #[arg(long, default_value_t = 0.5)]
+    #[arg(long, default_value_t = 0.5, value_parser = ppg_host::arg::parse_f32)]
     pub initial_weight: f32,
     /// Seed of every random choice.
     #[arg(long, default_value_t = 0)]
@@ -271,7 +272,7 @@ pub struct RerankArgs {
     #[arg(long, default_value_t = 50, conflicts_with = "reference_run")]
     pub epochs: u32,
     /// Learning rate.
-    #[arg(long, default_value_t = 0.4, conflicts_with = "reference_run")]
+    #[arg(long, default_value_t = 0.4, conflicts_with = "reference_run", value_parser = ppg_host::arg::parse_f32)]
     pub lr: f32,
     /// Samples per epoch.
     #[arg(long, default_value_t = 16, conflicts_with = "reference_run")]

@@ -8,6 +8,7 @@
 use std::io::Write;
 use std::time::Instant;
 
+use clap::ValueEnum;
 use ppg_core::objective::{Browse, Level, RankStart};
 use ppg_core::recipe::cost::EeScore;
 use ppg_core::recipe::INITIAL_WEIGHT;
@@ -56,6 +57,7 @@ pub fn run(args: &RerankArgs) -> Result<()> {
     let spec = cost_spec(args)?;
     let recipe = recipe(args)?;
     let (max_groups, why) = ppg_host::cost::max_groups(spec.metric);
+    check_method(args)?;
     // Where the output and the report go, and what the environment allows, before
     // anything is read.
     interrupt::install()?;
@@ -81,12 +83,6 @@ pub fn run(args: &RerankArgs) -> Result<()> {
         None => limit.default_budget(),
     };
     let _sort_folder = SortFolder::new()?;
-    if args.method == RerankMethodArg::Exact && spec.ndcg.is_some() {
-        return Err(CliError::Usage(format!(
-            "{}: not --metric ndcg-mix",
-            ppg_host::rerank_query::EXACT_NEEDS
-        )));
-    }
     let path = if destination::is_std(&args.input) {
         "stdin".to_owned()
     } else {
@@ -237,21 +233,19 @@ fn task(c: &Checks, index: usize, mut query: Query, groups: &[String]) -> Result
     }
     let engine_bytes = Ppg::bytes(Dims::new(query.len(), c.sessions, c.batch)) as u64;
     if engine_bytes > c.memory {
-        return Err(CliError::input(
+        // The budget, not the input, is short: exit 1, at the query's line.
+        return Err(CliError::Failed(format!(
+            "{}:{}: query {} has {}: with {} and batch {} its PPG engine needs {}, more \
+             than the memory budget of {} (--memory); split the list or use fewer sessions",
             c.path,
             query.lines[0],
-            format!(
-                "query {} has {}: with {} and batch {} its PPG engine needs {} MiB, \
-                 more than the memory budget of {} MiB (--memory); split the list or use \
-                 fewer sessions",
-                quoted(&query.qid),
-                budget::count(query.len(), "item", "items"),
-                budget::count(c.sessions, "session", "sessions"),
-                c.batch,
-                engine_bytes.div_ceil(1 << 20),
-                c.memory >> 20
-            ),
-        ));
+            quoted(&query.qid),
+            budget::count(query.len(), "item", "items"),
+            budget::count(c.sessions, "session", "sessions"),
+            c.batch,
+            budget::size(engine_bytes, budget::Round::Up),
+            budget::size(c.memory, budget::Round::Down)
+        )));
     }
     Ok(Task {
         index,
@@ -409,6 +403,29 @@ fn write_report(w: &mut dyn Write, q: &Query, r: &Reranked) -> std::io::Result<(
         cost(r.after),
         u8::from(r.certified)
     )
+}
+
+/// `--method exact` finds the optimum of DTR or EEL alone, over rankings free within
+/// each group: any other metric would fail at the first query, and `--intra` would be
+/// ignored.
+fn check_method(args: &RerankArgs) -> Result<()> {
+    if args.method != RerankMethodArg::Exact {
+        return Ok(());
+    }
+    let what = match (args.metric, args.intra) {
+        (MetricArg::Ee | MetricArg::Awrf | MetricArg::NdcgMix, _) => {
+            let metric = args.metric.to_possible_value().expect("a listed value");
+            format!("not --metric {}", metric.get_name())
+        }
+        (_, true) => "not --intra (its rankings order each group by utility, not as the \
+                      input did; --method ppg --intra keeps that order)"
+            .to_owned(),
+        _ => return Ok(()),
+    };
+    Err(CliError::Usage(format!(
+        "{}: {what}",
+        ppg_host::rerank_query::EXACT_NEEDS
+    )))
 }
 
 fn cost_spec(args: &RerankArgs) -> Result<CostSpec> {
