@@ -6,7 +6,10 @@
 use std::io::{BufRead, BufReader, Read};
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
+
+mod files;
+use files::{names, read, stderr_of};
 
 const PPG: &str = env!("CARGO_BIN_EXE_ppg");
 const OLD: &str = "the file before\n";
@@ -29,23 +32,6 @@ fn folder() -> tempfile::TempDir {
     std::fs::write(dir.path().join("in.tsv"), s).unwrap();
     std::fs::write(dir.path().join("x.tsv"), OLD).unwrap();
     dir
-}
-
-fn names(dir: &Path) -> Vec<String> {
-    let mut v: Vec<String> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    v.sort();
-    v
-}
-
-fn stderr_of(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
-
-fn read(path: impl AsRef<Path>) -> String {
-    std::fs::read_to_string(path).unwrap()
 }
 
 /// Runs `ppg rerank in.tsv ARGS` in `dir`, and checks a usage error saying `says`, with
