@@ -1,4 +1,5 @@
-//! Output files that appear whole or not at all.
+//! Output files that appear whole or not at all, alone ([`AtomicFile::commit`]) or two
+//! together ([`commit_both`]: both or neither).
 
 use std::fs::{File, Permissions};
 use std::io::{BufWriter, Write};
