@@ -6,7 +6,7 @@ use std::io::{BufWriter, Write};
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 
-use rustix::fs::{renameat_with, RenameFlags, CWD};
+use rustix::fs::{flock, renameat_with, FlockOperation, RenameFlags, CWD};
 use rustix::io::Errno;
 
 use crate::error::{CliError, Result};
@@ -119,8 +119,13 @@ impl Ready {
                 return Ok(Undo::Rename);
             }
             Ok(m) if m.is_file() => {
+                // Under a temporary name, the replaced file would look like a dead run's
+                // to another run's clean-up ([`TempFile`]) unless it is locked.
+                let lock = File::open(dest)
+                    .ok()
+                    .filter(|f| flock(f, FlockOperation::NonBlockingLockExclusive).is_ok());
                 match renameat_with(CWD, temp, CWD, dest, RenameFlags::EXCHANGE) {
-                    Ok(()) => return Ok(Undo::Exchange),
+                    Ok(()) => return Ok(Undo::Exchange { _held: lock }),
                     // A file system without the exchange: the plain rename.
                     Err(Errno::INVAL | Errno::NOSYS | Errno::OPNOTSUPP) => {}
                     Err(e) => return Err(e.into()),
@@ -136,7 +141,9 @@ impl Ready {
     fn undo(&self, undo: Undo) -> std::io::Result<()> {
         let (temp, dest) = (self.0.temp.file.path(), &self.0.dest);
         match undo {
-            Undo::Exchange => Ok(renameat_with(CWD, temp, CWD, dest, RenameFlags::EXCHANGE)?),
+            Undo::Exchange { .. } => {
+                Ok(renameat_with(CWD, temp, CWD, dest, RenameFlags::EXCHANGE)?)
+            }
             Undo::Rename => std::fs::rename(dest, temp),
             Undo::Cannot => Err(std::io::Error::other(
                 "the file it replaced is gone (its file system cannot exchange two files)",
@@ -147,7 +154,10 @@ impl Ready {
 
 /// How to take back a file put at its destination.
 enum Undo {
-    Exchange,
+    /// With the replaced file's lock, held until then, when it could be taken.
+    Exchange {
+        _held: Option<File>,
+    },
     Rename,
     Cannot,
 }
@@ -270,6 +280,28 @@ mod tests {
                 leftovers(dir.path())
             );
         }
+    }
+
+    /// Between the first rename and the second, the replaced file waits under the
+    /// temporary name, locked: another run's clean-up takes it for a live run's and leaves
+    /// it, so the first can still be taken back.
+    #[test]
+    fn the_replaced_file_is_locked_while_it_waits() {
+        let dir = tempfile::tempdir().unwrap();
+        let a = dir.path().join("a.tsv");
+        std::fs::write(&a, "old\n").unwrap();
+        let first = ready(&a, "new\n");
+        let undo = first.put().unwrap();
+        let waiting = File::open(first.0.temp.file.path()).unwrap();
+        assert_eq!(
+            std::fs::read_to_string(first.0.temp.file.path()).unwrap(),
+            "old\n"
+        );
+        assert!(flock(&waiting, FlockOperation::NonBlockingLockExclusive).is_err());
+        first.undo(undo).unwrap();
+        assert_eq!(std::fs::read_to_string(&a).unwrap(), "old\n");
+        drop(first);
+        assert!(leftovers(dir.path()).is_empty());
     }
 
     #[test]
