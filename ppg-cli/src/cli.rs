@@ -123,11 +123,12 @@ INPUT FORMAT
   over the sessions, within the double range.
   Ids (qid, item, group) are kept byte for byte: nothing is trimmed, so the output
   gives each id back as the input had it. Header names and numbers may have ASCII
-  spaces around them; a line ends at \n or \r\n; blank lines are skipped; a header
+  spaces around them; a line ends at \\n or \\r\\n; blank lines are skipped; a header
   without rows is an input of no queries (the output is its header). Refused with
   file:line (exit 2): a row with fewer or more fields than the header, an empty qid
   or item (or one of only whitespace), a NUL byte in a field, text that is not UTF-8,
-  a score or label that is not a finite number. A field quoted in a message is cut
+  a score or label that is not a finite number, a line longer than 1/64 of --memory
+  (at least 1 MiB: see MEMORY). A field quoted in a message is cut
   after 60 characters. A query of one item is passed through unchanged (counted as
   skipped), and so is a query without an item of utility > 0 under --metric awrf or
   --metric ee at group level (their evaluators skip such a query: it keeps its input
@@ -141,7 +142,13 @@ INPUT AND OUTPUT
   name under .ppg-output.XXXXXXXXXXXX.tmp and renamed), keeps its mode, and is refused
   when read-only unless --force; a symlink is followed; a device, FIFO or socket is
   written to directly; a folder is refused. The output is never the input, compared by
-  device and inode, stdin and stdout included (exit 2). SIGINT, SIGTERM and SIGHUP
+  device and inode, stdin and stdout included (exit 2). --report FILE follows the same
+  rules (--force included), and -o and --report are never one place: compared by what
+  they are (device and inode; for a new name, its folder's and the name), so `-o x.tsv
+  --report ./x.tsv`, a symlink to the other, or `--report -` beside rankings on stdout
+  are refused (exit 2). Two files are renamed only once both are written, and the
+  first is taken back if the second cannot be: a failed run leaves both as they were
+  (rows on stdout or a device are written as they come). SIGINT, SIGTERM and SIGHUP
   remove the temporary files and exit 128 + the signal; a run also removes what a
   killed run left. A summary line ends the run on stderr: queries, items, skipped,
   seconds.
@@ -149,7 +156,9 @@ INPUT AND OUTPUT
 MEMORY
   --memory is the budget of the whole process: each query's engine takes its bytes
   from it while the query runs, threads wait when it is spent, and a query whose
-  engine alone exceeds it is refused with the figure. Default: a quarter of physical
+  engine alone exceeds it is refused with the figures (exit 1). A line is held whole
+  while it is read: one longer than 1/64 of the budget (at least 1 MiB) is refused at
+  its number before more of it is read (exit 2). Default: a quarter of physical
   memory or of the cgroup's limit, whichever is smaller; more than either is refused
   (exit 1). TMPDIR holds the check of split queries (.ppg-rerank.XXXXXXXXXXXX/): it
   is tried at the start, and a missing, read-only or full one is an error (exit 1).
@@ -187,10 +196,11 @@ METHODS
   --method ppg (default) is PPG search with the recipe above. --method exact returns
   the exact optimum's rankings (two-group DTR or EEL alone, no NDCG mix): the cost's
   minimum over every S-tuple of rankings, found by a search over how often group 0
-  holds each position, with the items of a group in order of utility. It is
-  deterministic, needs no seed, and is certified unless its search gives up at its node
-  budget (then its best rankings, uncertified). A query with one group keeps its input
-  ranking under either method.
+  holds each position, with the items of a group in order of utility, so it takes
+  neither --intra nor --metric ee, awrf or ndcg-mix (exit 2). It is deterministic,
+  needs no seed, and is certified unless its search gives up at its node budget (then
+  its best rankings, uncertified). A query with one group keeps its input ranking under
+  either method.
 
   Queries run in parallel (--threads); each query's seed is derived from --seed and its
   index, so the output is the same whatever the thread count. Output is in input order.
@@ -210,7 +220,7 @@ pub struct RerankArgs {
     /// all, its mode kept; a device or FIFO directly; `.gz` is compressed).
     #[arg(short, long)]
     pub output: Option<PathBuf>,
-    /// Replace a read-only output file (its mode is kept).
+    /// Replace a read-only output or report file (its mode is kept).
     #[arg(long)]
     pub force: bool,
     /// What to minimise.
@@ -253,7 +263,7 @@ pub struct RerankArgs {
     #[arg(long)]
     pub intra: bool,
     /// Weight (inversion probability) every unconstrained pair starts from.
-    #[arg(long, default_value_t = 0.5)]
+    #[arg(long, default_value_t = 0.5, value_parser = ppg_host::arg::parse_f32)]
     pub initial_weight: f32,
     /// Seed of every random choice.
     #[arg(long, default_value_t = 0)]
@@ -262,7 +272,7 @@ pub struct RerankArgs {
     #[arg(long, default_value_t = 50, conflicts_with = "reference_run")]
     pub epochs: u32,
     /// Learning rate.
-    #[arg(long, default_value_t = 0.4, conflicts_with = "reference_run")]
+    #[arg(long, default_value_t = 0.4, conflicts_with = "reference_run", value_parser = ppg_host::arg::parse_f32)]
     pub lr: f32,
     /// Samples per epoch.
     #[arg(long, default_value_t = 16, conflicts_with = "reference_run")]

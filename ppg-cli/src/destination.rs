@@ -10,10 +10,13 @@
 //! - a folder, or a name ending in `/`, is refused;
 //! - the input is never the output: compared by device and inode, for every path and for
 //!   stdin and stdout (`ppg rerank y.tsv >> y.tsv`, `ppg rerank - -o x.tsv < x.tsv`);
-//! - a closed stdout is refused rather than written to nowhere.
+//! - a closed stdout is refused rather than written to nowhere;
+//! - two destinations of one run (`-o` and `--report`) are never one place
+//!   ([`refuse_same`]): compared by what they are, not by how they are spelt.
 //!
 //! [`AtomicFile`]: ppg_host::output::AtomicFile
 
+use std::ffi::OsString;
 use std::fs::{File, Metadata};
 use std::io;
 use std::os::fd::AsFd;
@@ -40,16 +43,21 @@ pub enum Destination {
     Replace(PathBuf),
 }
 
-/// Decides where `-o output` (stdout when `None` or `-`) writes for `input`, refusing the
-/// cases the module lists.
+/// Decides where `flag output` (`-o`, `--report`; stdout when `None` or `-`) writes for
+/// `input`, refusing the cases the module lists; messages name `flag`.
 ///
 /// # Errors
 /// Usage errors (exit 2) for a folder, a read-only file without `force`, a dangling symlink
 /// and an output that is the input; exit 1 for a closed stdout.
-pub fn resolve(input: &Path, output: Option<&Path>, force: bool) -> Result<Destination> {
+pub fn resolve(
+    input: &Path,
+    flag: &str,
+    output: Option<&Path>,
+    force: bool,
+) -> Result<Destination> {
     let stdout = fstat(io::stdout().as_fd());
     let destination = match output {
-        Some(p) if !is_std(p) => of_path(p, stdout.as_ref().ok(), force)?,
+        Some(p) if !is_std(p) => of_path(flag, p, stdout.as_ref().ok(), force)?,
         _ => Destination::Stdout,
     };
     let written = match &destination {
@@ -68,9 +76,9 @@ pub fn resolve(input: &Path, output: Option<&Path>, force: bool) -> Result<Desti
     if let (Some(w), Some(r)) = (&written, &read) {
         // Only a regular file can be both: a terminal is read and written at once.
         if w.is_file() && w.dev() == r.dev() && w.ino() == r.ino() {
-            let what = match (&destination, output) {
-                (Destination::Stdout, _) | (_, None) => "stdout".to_owned(),
-                (_, Some(p)) => format!("the output {}", p.display()),
+            let what = match output {
+                Some(p) => format!("{flag} {}", p.display()),
+                None => "stdout".to_owned(),
             };
             let input = if is_std(input) {
                 "stdin".to_owned()
@@ -86,8 +94,8 @@ pub fn resolve(input: &Path, output: Option<&Path>, force: bool) -> Result<Desti
     Ok(destination)
 }
 
-fn of_path(p: &Path, stdout: Option<&Metadata>, force: bool) -> Result<Destination> {
-    let refused = |what: String| CliError::Usage(format!("-o {}: {what}", p.display()));
+fn of_path(flag: &str, p: &Path, stdout: Option<&Metadata>, force: bool) -> Result<Destination> {
+    let refused = |what: String| CliError::Usage(format!("{flag} {}: {what}", p.display()));
     let usage = |what: String| Err(refused(what));
     if p.as_os_str().as_encoded_bytes().ends_with(b"/") {
         return usage("names a folder: give a file name".into());
@@ -123,6 +131,74 @@ fn of_path(p: &Path, stdout: Option<&Metadata>, force: bool) -> Result<Destinati
         p.to_path_buf()
     };
     Ok(Destination::Replace(target))
+}
+
+/// What a destination is, whatever its spelling: the node it names (after following
+/// links), or for a name that does not exist yet, the folder it would be made in (its node)
+/// and the name.
+#[derive(Debug, PartialEq, Eq)]
+enum Place {
+    Node(u64, u64),
+    New(u64, u64, OsString),
+}
+
+/// `None` where nothing can be said: a new name in a folder that cannot be read, which
+/// fails when its file is created.
+fn place(destination: &Destination) -> Option<Place> {
+    let node = |m: Metadata| Place::Node(m.dev(), m.ino());
+    let path = match destination {
+        Destination::Stdout => return fstat(io::stdout().as_fd()).ok().map(node),
+        Destination::Direct(p) | Destination::Replace(p) => p,
+    };
+    match std::fs::metadata(path) {
+        Ok(m) => Some(node(m)),
+        Err(_) => {
+            let dir = match path.parent() {
+                Some(d) if !d.as_os_str().is_empty() => d,
+                _ => Path::new("."),
+            };
+            let dir = std::fs::metadata(dir).ok()?;
+            Some(Place::New(
+                dir.dev(),
+                dir.ino(),
+                path.file_name()?.to_owned(),
+            ))
+        }
+    }
+}
+
+/// Refuses two destinations of one run that are one place (`-o x.tsv --report ./x.tsv`,
+/// a symlink to the other, `--report -` or `--report /dev/stdout` beside stdout's
+/// rankings): the later rename, or the later rows, would take the place of the other's.
+/// Each is `(flag, the name given, where it resolved)`.
+///
+/// # Errors
+/// A usage error naming both flags.
+pub fn refuse_same(
+    a: (&str, Option<&Path>, &Destination),
+    b: (&str, Option<&Path>, &Destination),
+) -> Result<()> {
+    let same = match (a.2, b.2) {
+        (Destination::Stdout, Destination::Stdout) => true,
+        (x, y) => place(x).is_some_and(|p| Some(p) == place(y)),
+    };
+    if !same {
+        return Ok(());
+    }
+    let name = |(flag, named, _): (&str, Option<&Path>, &Destination)| match named {
+        Some(p) => format!("{flag} {}", p.display()),
+        None => format!("stdout (no {flag})"),
+    };
+    let what = match a.2 {
+        Destination::Stdout => "stdout",
+        _ => "the same file",
+    };
+    Err(CliError::Usage(format!(
+        "{} and {} are one place ({what}): one would be lost in the other; give each its \
+         own file",
+        name(a),
+        name(b)
+    )))
 }
 
 fn fstat(fd: std::os::fd::BorrowedFd<'_>) -> io::Result<Metadata> {

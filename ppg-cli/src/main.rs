@@ -11,9 +11,10 @@
 //! - `cli`: the arguments (clap derive; `ppg reproduce`'s are `ppg_lab`'s), and `main`
 //!   dispatches on them: `ppg rerank` to `rerank`, `ppg reproduce` to `ppg_lab::run`.
 //!   Dispatch happens here and nowhere else.
-//! - Where things go: `destination` decides before anything is read where `-o` writes (a
-//!   file replaced whole, a device written directly, never the input); `streams` opens
-//!   files, `-` and `.gz` (in and out). The temporary files, their removal on signals,
+//! - Where things go: `destination` decides before anything is read where `-o` and
+//!   `--report` write (a file replaced whole, a device written directly, never the input,
+//!   never each other); `streams` opens files, `-` and `.gz` (in and out), and commits
+//!   the two files together. The temporary files, their removal on signals,
 //!   the memory budget, the thread pool and progress are `ppg_host`'s (`scratch`,
 //!   `interrupt`, `budget`, `threads`, `progress`).
 //! - Commands: `rerank` re-ranks every query of a TSV: the host's `rerank_input` reads it

@@ -8,6 +8,7 @@
 use std::io::Write;
 use std::time::Instant;
 
+use clap::ValueEnum;
 use ppg_core::objective::{Browse, Level, RankStart};
 use ppg_core::recipe::cost::EeScore;
 use ppg_core::recipe::INITIAL_WEIGHT;
@@ -27,7 +28,7 @@ use ppg_host::pause;
 use ppg_host::pipeline;
 use ppg_host::progress;
 use ppg_host::quote::quoted;
-use ppg_host::rerank_input::{InputError, Query, Reader};
+use ppg_host::rerank_input::{InputError, Limit, Query, Reader};
 use ppg_host::rerank_query::{self, Reranked};
 use ppg_host::scratch::SortFolder;
 use ppg_host::threads;
@@ -56,9 +57,23 @@ pub fn run(args: &RerankArgs) -> Result<()> {
     let spec = cost_spec(args)?;
     let recipe = recipe(args)?;
     let (max_groups, why) = ppg_host::cost::max_groups(spec.metric);
-    // Where the output goes, and what the environment allows, before anything is read.
+    check_method(args)?;
+    // Where the output and the report go, and what the environment allows, before
+    // anything is read.
     interrupt::install()?;
-    let destination = destination::resolve(&args.input, args.output.as_deref(), args.force)?;
+    let output = args.output.as_deref();
+    let destination = destination::resolve(&args.input, "-o", output, args.force)?;
+    let report_destination = match &args.report {
+        Some(path) => {
+            let report = destination::resolve(&args.input, "--report", Some(path), args.force)?;
+            destination::refuse_same(
+                ("-o", output, &destination),
+                ("--report", Some(path), &report),
+            )?;
+            Some(report)
+        }
+        None => None,
+    };
     let limit = budget::Limit::here();
     let memory = match args.memory {
         Some(m) => {
@@ -68,31 +83,18 @@ pub fn run(args: &RerankArgs) -> Result<()> {
         None => limit.default_budget(),
     };
     let _sort_folder = SortFolder::new()?;
-    let report_destination = match &args.report {
-        Some(path) => {
-            if args.output.as_ref() == Some(path) {
-                return Err(CliError::Usage(
-                    "--report and --output name the same file".into(),
-                ));
-            }
-            Some(destination::resolve(&args.input, Some(path), args.force)?)
-        }
-        None => None,
-    };
-    if args.method == RerankMethodArg::Exact && spec.ndcg.is_some() {
-        return Err(CliError::Usage(format!(
-            "{}: not --metric ndcg-mix",
-            ppg_host::rerank_query::EXACT_NEEDS
-        )));
-    }
     let path = if destination::is_std(&args.input) {
         "stdin".to_owned()
     } else {
         args.input.display().to_string()
     };
     let located = |e: InputError| CliError::input(&path, e.line, e.message);
-    let mut reader =
-        Reader::new(streams::open_input(&args.input)?, max_groups, why).map_err(located)?;
+    let longest = Limit {
+        most: budget::longest_line(memory),
+        why: "the longest line read is 1/64 of --memory, at least 1 MiB",
+    };
+    let mut reader = Reader::new(streams::open_input(&args.input)?, max_groups, why, longest)
+        .map_err(located)?;
     let use_label = match args.utility {
         Some(UtilityArg::Label) if !reader.has_label() => {
             return Err(CliError::input(
@@ -187,10 +189,12 @@ pub fn run(args: &RerankArgs) -> Result<()> {
         |n| bar.inc(n as u64),
     )?;
     bar.finish_and_clear();
-    out.finish()?;
-    if let Some(report) = report {
-        report.finish()?;
-    }
+    // Both written in full before either is renamed: a report that fails leaves the
+    // output as it was, and the other way round.
+    let out = out.finish()?;
+    let report = report.map(Output::finish).transpose()?.flatten();
+    pause::at("committing");
+    streams::commit(out, report)?;
     eprintln!(
         "ppg rerank: {}, {}, {} skipped (one item or no relevant item, passed through), {:.1} s",
         budget::count(queries, "query", "queries"),
@@ -229,21 +233,19 @@ fn task(c: &Checks, index: usize, mut query: Query, groups: &[String]) -> Result
     }
     let engine_bytes = Ppg::bytes(Dims::new(query.len(), c.sessions, c.batch)) as u64;
     if engine_bytes > c.memory {
-        return Err(CliError::input(
+        // The budget, not the input, is short: exit 1, at the query's line.
+        return Err(CliError::Failed(format!(
+            "{}:{}: query {} has {}: with {} and batch {} its PPG engine needs {}, more \
+             than the memory budget of {} (--memory); split the list or use fewer sessions",
             c.path,
             query.lines[0],
-            format!(
-                "query {} has {}: with {} and batch {} its PPG engine needs {} MiB, \
-                 more than the memory budget of {} MiB (--memory); split the list or use \
-                 fewer sessions",
-                quoted(&query.qid),
-                budget::count(query.len(), "item", "items"),
-                budget::count(c.sessions, "session", "sessions"),
-                c.batch,
-                engine_bytes.div_ceil(1 << 20),
-                c.memory >> 20
-            ),
-        ));
+            quoted(&query.qid),
+            budget::count(query.len(), "item", "items"),
+            budget::count(c.sessions, "session", "sessions"),
+            c.batch,
+            budget::size(engine_bytes, budget::Round::Up),
+            budget::size(c.memory, budget::Round::Down)
+        )));
     }
     Ok(Task {
         index,
@@ -401,6 +403,29 @@ fn write_report(w: &mut dyn Write, q: &Query, r: &Reranked) -> std::io::Result<(
         cost(r.after),
         u8::from(r.certified)
     )
+}
+
+/// `--method exact` finds the optimum of DTR or EEL alone, over rankings free within
+/// each group: any other metric would fail at the first query, and `--intra` would be
+/// ignored.
+fn check_method(args: &RerankArgs) -> Result<()> {
+    if args.method != RerankMethodArg::Exact {
+        return Ok(());
+    }
+    let what = match (args.metric, args.intra) {
+        (MetricArg::Ee | MetricArg::Awrf | MetricArg::NdcgMix, _) => {
+            let metric = args.metric.to_possible_value().expect("a listed value");
+            format!("not --metric {}", metric.get_name())
+        }
+        (_, true) => "not --intra (its rankings order each group by utility, not as the \
+                      input did; --method ppg --intra keeps that order)"
+            .to_owned(),
+        _ => return Ok(()),
+    };
+    Err(CliError::Usage(format!(
+        "{}: {what}",
+        ppg_host::rerank_query::EXACT_NEEDS
+    )))
 }
 
 fn cost_spec(args: &RerankArgs) -> Result<CostSpec> {

@@ -1,5 +1,6 @@
 //! What `ppg rerank` reads and writes: a file or `-` (stdin, stdout), gzip when the name
-//! ends in `.gz`; the output where [`destination`](crate::destination) decided.
+//! ends in `.gz`; the output and the report where [`destination`](crate::destination)
+//! decided, files committed together once both are written.
 
 use std::fs::{File, OpenOptions};
 use std::io::{BufWriter, Read, Stdout, Write};
@@ -11,7 +12,7 @@ use flate2::Compression;
 
 use crate::destination::{is_std, Destination};
 use ppg_host::error::{CliError, Result};
-use ppg_host::output::AtomicFile;
+use ppg_host::output::{commit_both, AtomicFile, Ready};
 
 fn gz(path: &Path) -> bool {
     path.extension().is_some_and(|e| e == "gz")
@@ -116,8 +117,9 @@ impl Output {
         CliError::Failed(format!("cannot write {}: {e}", self.name))
     }
 
-    /// Ends the gzip stream, flushes, and renames a file onto its name.
-    pub fn finish(self) -> Result<()> {
+    /// Ends the gzip stream and flushes; a file is made durable, and returned to be
+    /// renamed onto its name ([`commit`]).
+    pub fn finish(self) -> Result<Option<Ready>> {
         let name = self.name;
         let fail = |e: std::io::Error| CliError::Failed(format!("cannot write {name}: {e}"));
         let sink = match self.writer {
@@ -125,12 +127,24 @@ impl Output {
             Layer::Gz(g) => g.finish().map_err(fail)?,
         };
         match sink {
-            Sink::Stdout(mut w) => w.flush().map_err(fail),
-            Sink::Direct(mut w) => w.flush().map_err(fail),
+            Sink::Stdout(mut w) => w.flush().map_err(fail).map(|()| None),
+            Sink::Direct(mut w) => w.flush().map_err(fail).map(|()| None),
             Sink::File(w, atomic) => {
                 let file = w.into_inner().map_err(|e| fail(e.into_error()))?;
-                atomic.commit(file)
+                atomic.sync(file).map(Some)
             }
         }
+    }
+}
+
+/// Renames the finished files onto their names: both or neither.
+///
+/// # Errors
+/// A rename failed; what was committed is taken back ([`commit_both`]).
+pub fn commit(output: Option<Ready>, report: Option<Ready>) -> Result<()> {
+    match (output, report) {
+        (Some(output), Some(report)) => commit_both(output, report),
+        (Some(one), None) | (None, Some(one)) => one.commit(),
+        (None, None) => Ok(()),
     }
 }

@@ -480,7 +480,7 @@ fn query_beyond_the_memory_budget_is_refused_with_the_figure() {
         .current_dir(dir.path())
         .args(["rerank", "input.tsv", "--memory", "1M", "--sessions", "1"])
         .assert()
-        .code(2)
+        .code(1)
         .stderr(predicate::str::contains("input.tsv:2:"))
         .stderr(predicate::str::contains(
             "query \"q0\" has 300 items: with 1 session and batch 16 its PPG engine needs",
@@ -590,6 +590,70 @@ fn the_certificate_and_the_exact_method() {
         .arg(&out)
         .assert()
         .code(2)
-        .stderr(predicate::str::contains("--report and --output"));
+        .stderr(predicate::str::contains("are one place (the same file)"));
     assert!(!out.exists());
+}
+
+/// What `--method exact` cannot honour is a usage error before anything is read (issue 38,
+/// point 4): `--intra` was ignored (exit 0, items reordered within a group), `--metric ee`
+/// and `awrf` failed at the first query (exit 1).
+#[test]
+fn exact_refuses_what_it_cannot_honour() {
+    let dir = tempfile::tempdir().unwrap();
+    for (args, says) in [
+        (&["--intra"][..], "not --intra"),
+        (&["--metric", "ee"], "not --metric ee"),
+        (&["--metric", "awrf"], "not --metric awrf"),
+        (&["--metric", "ndcg-mix"], "not --metric ndcg-mix"),
+    ] {
+        ppg()
+            .current_dir(dir.path())
+            .arg("rerank")
+            .arg(example())
+            .args(["--method", "exact", "-o", "out.tsv"])
+            .args(args)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(format!(
+                "error: --method exact needs a fairness metric alone (dtr or eel) and exactly \
+                 two groups: {says}"
+            )));
+        assert!(!dir.path().join("out.tsv").exists(), "{args:?}");
+    }
+}
+
+/// Issue 38, point 7: a budget too small for an engine is exit 1 (a memory failure, as
+/// docs/cli.md says) with figures that show it ("needs 1 MiB, more than the budget of
+/// 0 MiB" it was, exit 2); `--lr 1e308` is out of range for the f32 it becomes (it was
+/// "not finite"); `--help` shows the text `\n` and `\r\n` (it printed a newline and a
+/// carriage return).
+#[test]
+fn small_budgets_large_rates_and_line_ends_are_said_as_they_are() {
+    ppg()
+        .arg("rerank")
+        .arg(example())
+        .args(["--memory", "1"])
+        .assert()
+        .code(1)
+        .stderr(
+            predicate::str::is_match(
+                r"needs \d+(\.\d)? KiB, more than the memory budget of 1 byte",
+            )
+            .unwrap(),
+        );
+    for flag in ["--lr", "--initial-weight"] {
+        ppg()
+            .arg("rerank")
+            .arg(example())
+            .args([flag, "1e308"])
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(
+                "1e308 is out of range for a single-precision float",
+            ));
+    }
+    let help = ppg().args(["rerank", "--help"]).output().unwrap();
+    let help = String::from_utf8(help.stdout).unwrap();
+    assert!(help.contains(r"a line ends at \n or \r\n;"), "{help}");
+    assert!(!help.contains('\r'));
 }

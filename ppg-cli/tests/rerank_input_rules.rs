@@ -1,12 +1,16 @@
 //! The input rules of `ppg rerank` that issue 28 changed, one test each (docs/cli.md,
 //! "Errors of ppg rerank"): ids kept byte for byte, a sliding split window, ids compared
 //! when their hashes collide, a bad field quoted short, DTR's utility sums located, a
-//! header without rows read as no queries.
+//! header without rows read as no queries; and issue 38's line length.
 
 use assert_cmd::Command;
-use ppg_host::rerank_input::{parse, Reader};
+use ppg_host::rerank_input::{parse, Limit, Reader};
 
 const HEADER: &str = "qid\titem\tscore\tgroup\n";
+const ANY_LINE: Limit = Limit {
+    most: usize::MAX,
+    why: "",
+};
 
 fn ppg() -> Command {
     Command::cargo_bin("ppg").expect("the ppg binary")
@@ -120,7 +124,7 @@ fn a_split_two_queries_apart_is_found_at_its_row_after_65535_queries() {
     for k in 0..65_537 {
         input += &format!("r{k}\tx\t1\tg\n");
     }
-    let mut reader = Reader::new(input.as_bytes(), 2, "").unwrap();
+    let mut reader = Reader::new(input.as_bytes(), 2, "", ANY_LINE).unwrap();
     let mut read = 0;
     let e = loop {
         match reader.next_query() {
@@ -181,7 +185,8 @@ fn a_long_bad_field_is_quoted_short() {
             "is split",
         ),
     ] {
-        let out = rerank(format!("{HEADER}{body}").as_bytes(), &[]);
+        // A budget whose longest line (1/64 of it) holds the field.
+        let out = rerank(format!("{HEADER}{body}").as_bytes(), &["--memory", "1G"]);
         let err = stderr(&out);
         assert_eq!(out.status.code(), Some(2), "{needle}");
         assert!(err.len() < 400, "{} bytes of stderr", err.len());
@@ -262,4 +267,53 @@ fn a_header_without_rows_gives_an_empty_output() {
     let out = rerank(b"\n\n", &[]);
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("empty file"), "{}", stderr(&out));
+}
+
+// ---- Issue 38, point 3: a line is read up to a length set by --memory ----
+
+/// A line longer than 1/64 of --memory (at least 1 MiB) is refused at its number, with
+/// the file's name, before more of it is read: a file of no newline (it was read whole,
+/// 3.6 GB for 512 MiB under --memory 100M) and /dev/zero (read until an allocation failed
+/// and aborted the process). Under an address space of 512 MiB the run ends with the
+/// error, not an abort.
+#[test]
+fn a_line_longer_than_the_budget_allows_is_refused_at_its_number() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut text = format!("{HEADER}q\ta\t1\tg\n").into_bytes();
+    text.resize(text.len() + (2 << 20), b'x');
+    std::fs::write(dir.path().join("in.tsv"), &text).unwrap();
+    for (input, line) in [("in.tsv", 3), ("/dev/zero", 1)] {
+        let started = std::time::Instant::now();
+        let out = std::process::Command::new("prlimit")
+            .arg("--as=536870912")
+            .arg(env!("CARGO_BIN_EXE_ppg"))
+            .args(["rerank", input, "--memory", "64M", "--threads", "1"])
+            .args(["-o", "out.tsv"])
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{input}: {err}");
+        assert!(
+            err.contains(&format!(
+                "{input}:{line}: a line longer than 1048576 bytes (the longest line read is \
+                 1/64 of --memory, at least 1 MiB)"
+            )),
+            "{err}"
+        );
+        assert!(
+            started.elapsed().as_secs() < 5,
+            "{input}: {:?}",
+            started.elapsed()
+        );
+    }
+    let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+    assert_eq!(left.len(), 1, "only the input: {left:?}");
+    // The same line under a budget that takes it: read, and refused for what it is.
+    let out = rerank(&text, &["--memory", "256M"]);
+    assert!(
+        stderr(&out).contains("input.tsv:3: 1 fields"),
+        "{}",
+        stderr(&out)
+    );
 }

@@ -13,7 +13,10 @@
 use std::io::{BufRead, BufReader, Read, Write};
 use std::os::unix::fs::{FileTypeExt, PermissionsExt};
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStderr, Command, Output, Stdio};
+use std::process::{Child, ChildStderr, Command, Stdio};
+
+mod files;
+use files::{names, read, stderr_of};
 
 const PPG: &str = env!("CARGO_BIN_EXE_ppg");
 
@@ -49,19 +52,6 @@ fn expected(dir: &Path, args: &[&str]) -> String {
     String::from_utf8(out.stdout).unwrap()
 }
 
-fn read(path: impl AsRef<Path>) -> String {
-    std::fs::read_to_string(path).unwrap()
-}
-
-fn names(dir: &Path) -> Vec<String> {
-    let mut v: Vec<String> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    v.sort();
-    v
-}
-
 /// Files anywhere under `dir`.
 fn files_under(dir: &Path) -> usize {
     std::fs::read_dir(dir)
@@ -75,10 +65,6 @@ fn files_under(dir: &Path) -> usize {
             }
         })
         .sum()
-}
-
-fn stderr_of(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
 /// Whether this process may make namespaces (root); says so when it may not.

@@ -142,6 +142,51 @@ pub fn parse_size(text: &str) -> Result<u64, String> {
     Ok(bytes as u64)
 }
 
+/// The longest line `ppg rerank` reads under a budget of `memory` bytes: 1/64 of it, and
+/// at least 1 MiB (a header and rows of ordinary ids whatever the budget). A line is held
+/// whole while it is read, up to about four times over (the csv reader's buffer as it
+/// doubles, the fields, the ids kept), so a line takes a sixteenth of the budget at most.
+pub fn longest_line(memory: u64) -> usize {
+    usize::try_from(memory / 64)
+        .unwrap_or(usize::MAX)
+        .max(1 << 20)
+}
+
+/// Which way [`size`] rounds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Round {
+    /// Up: a need.
+    Up,
+    /// Down: a budget.
+    Down,
+}
+
+/// `bytes` for a message, in the largest binary unit it reaches, to one decimal (none when
+/// exact): a need rounded up and a budget rounded down, so that a need above a budget is
+/// always shown above it ("needs 1.1 MiB, more than the budget of 1 MiB", never "1 MiB,
+/// more than 0 MiB").
+pub fn size(bytes: u64, round: Round) -> String {
+    const UNITS: [&str; 5] = ["bytes", "KiB", "MiB", "GiB", "TiB"];
+    let k = (1..UNITS.len())
+        .rev()
+        .find(|&k| bytes >> (10 * k) > 0)
+        .unwrap_or(0);
+    if k == 0 {
+        return format!("{bytes} {}", if bytes == 1 { "byte" } else { "bytes" });
+    }
+    let unit = 1u128 << (10 * k);
+    let tenths = u128::from(bytes) * 10;
+    let tenths = match round {
+        Round::Up => tenths.div_ceil(unit),
+        Round::Down => tenths / unit,
+    };
+    if tenths % 10 == 0 {
+        format!("{} {}", tenths / 10, UNITS[k])
+    } else {
+        format!("{}.{} {}", tenths / 10, tenths % 10, UNITS[k])
+    }
+}
+
 /// Bytes shared by the threads of the process.
 pub struct Budget {
     total: u64,
@@ -272,6 +317,25 @@ mod tests {
         );
         assert_eq!(Limit::from(None, None).default_budget(), 2 << 30);
         assert!(Limit::from(None, None).check(u64::MAX).is_ok());
+    }
+
+    #[test]
+    fn sizes_for_messages_keep_a_need_above_its_budget() {
+        assert_eq!(size(1, Round::Down), "1 byte");
+        assert_eq!(size(1000, Round::Up), "1000 bytes");
+        assert_eq!(size(1 << 20, Round::Down), "1 MiB");
+        assert_eq!(size((1 << 20) + 1, Round::Up), "1.1 MiB");
+        assert_eq!(size((1 << 21) - 1, Round::Down), "1.9 MiB");
+        assert_eq!(size(3 << 30, Round::Up), "3 GiB");
+        for (need, budget) in [(1_048_577, 1_048_576), (1_100_000, 1_099_999), (2048, 2047)] {
+            assert_ne!(size(need, Round::Up), size(budget, Round::Down));
+        }
+    }
+
+    #[test]
+    fn the_longest_line_is_a_64th_of_the_budget_and_at_least_1_mib() {
+        assert_eq!(longest_line(1), 1 << 20);
+        assert_eq!(longest_line(1 << 30), 16 << 20);
     }
 
     #[test]

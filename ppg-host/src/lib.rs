@@ -5,8 +5,10 @@
 //! - Reading and checking a table of queries: [`rerank_input`] reads `ppg rerank`'s
 //!   input one query at a time (and from bytes, for the fuzz target); [`finished`] keeps
 //!   the queries that reader has finished, to find a split query in memory that does not
-//!   grow with the input; [`quote`] quotes input text in error messages, escaped and cut
-//!   short.
+//!   grow with the input; [`records`] gives it the input's lines split into fields (the
+//!   csv crate), numbered, and [`line_limit`] stops them at a line longer than its limit,
+//!   before the line is held; [`quote`] quotes input text in error messages, escaped and
+//!   cut short.
 //! - Costs and one query: [`cost`] builds the costs the optimisers minimise
 //!   (`ppg_core::recipe::cost`) from a query's columns, their tables and the protocol's
 //!   evaluation; [`optimise`] runs one query through PPG or Plackett-Luce, with the
@@ -34,12 +36,14 @@ pub mod cost;
 pub mod error;
 pub mod finished;
 pub mod interrupt;
+pub mod line_limit;
 pub mod optimise;
 pub mod output;
 pub mod pause;
 pub mod pipeline;
 pub mod progress;
 pub mod quote;
+pub mod records;
 pub mod rerank_input;
 pub mod rerank_query;
 pub mod scratch;

@@ -3,7 +3,8 @@
 //! until the FIFO has been opened for writing and closed. The tests of `ppg rerank` use it
 //! to signal a run, or race two, at a moment they know: `reading` (the first query read),
 //! `optimising` (the first query on an engine), `merging` (the external sort's segments
-//! written, the merge begun). Without the variable a point costs one atomic load.
+//! written, the merge begun), `committing` (the output and the report written in full,
+//! neither renamed yet). Without the variable a point costs one atomic load.
 
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -17,59 +17,29 @@
 //!   item twice in its query, more groups than the metric takes, a query longer than the
 //!   engine takes, and a split query (its rows interrupted by another query's), named with
 //!   the line ranges of both parts;
+//! - a line longer than the caller's limit ([`Limit`]) is refused before more of it is read
+//!   ([`line_limit`](crate::line_limit)): the reader holds one line whole;
 //! - a field quoted in a message is escaped and cut after 60 characters ([`quoted`]);
 //! - a query of one item is read like any other: the caller passes it through.
 //!
 //! [`check_id`] is the id rule on its own, for front ends that read no file (Python).
 //!
-//! The csv crate splits lines into fields (`Records`): a newline ends a record and quotes
-//! are ordinary text, so a record is exactly one line; the checks above are ours. It
-//! replaced a hand-written line splitter, measured faster in alternate runs in one session:
-//! [`parse`] of 10,000 queries x 20 items (6.0 MB) in 126 ms against 170 ms (medians of 11,
-//! 1.35x; minimum 89 against 125 ms); `ppg rerank` of 300,000 one-item queries, where
-//! reading is most of the work, 1.08 s against 1.40 s wall (medians of 5). With 20 items a
-//! query the optimisation dominates and both take the same time (EEL, 10,000 queries, 2
-//! threads: 5.38 s against 5.50 s).
-//!
 //! [`parse`] reads a whole input from bytes (the fuzz target's entry point).
 //!
+//! The lines and their fields come from [`records`](crate::records) (the csv crate, the
+//! line limit, the line numbers); the rules are here.
+//!
 //! The file stays whole past 400 lines: it is one reader, its rules and their unit tests
-//! (about a fifth of it); split, the rules would sit apart from the checks that apply them.
+//! (over a quarter of it); split, the rules would sit apart from the checks that apply
+//! them.
 
 use std::collections::HashMap;
-use std::fmt;
-use std::io::{Chain, Read};
-
-use csv::{ByteRecord, Terminator};
+use std::io::Read;
 
 use crate::finished::{self, Finished, Split};
 use crate::quote::quoted;
-
-/// Bad input at a line of the file.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct InputError {
-    /// 1-based line: of the bad row, or the line being read when reading failed.
-    pub line: usize,
-    /// What is wrong, in words.
-    pub message: String,
-}
-
-impl InputError {
-    fn at(line: usize, message: impl Into<String>) -> Self {
-        InputError {
-            line,
-            message: message.into(),
-        }
-    }
-}
-
-impl fmt::Display for InputError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "line {}: {}", self.line, self.message)
-    }
-}
-
-impl std::error::Error for InputError {}
+use crate::records::{Fields, Records};
+pub use crate::records::{InputError, Limit};
 
 /// One query, its rows in file order.
 #[derive(Debug, Clone, PartialEq)]
@@ -143,12 +113,18 @@ struct Row {
 impl<R: Read> Reader<R> {
     /// Reads the header from `input`. `max_groups` is the number of groups the metric
     /// takes; `why` completes the message when a row brings one more ("DTR compares two
-    /// groups").
+    /// groups"); `line` is the longest line read.
     ///
     /// # Errors
-    /// An empty input, a header without a required column or with a column twice.
-    pub fn new(input: R, max_groups: usize, why: &'static str) -> Result<Self, InputError> {
-        Self::with_window(input, max_groups, why, finished::WINDOW)
+    /// An empty input, a header without a required column or with a column twice, a
+    /// header longer than `line`.
+    pub fn new(
+        input: R,
+        max_groups: usize,
+        why: &'static str,
+        line: Limit,
+    ) -> Result<Self, InputError> {
+        Self::with_window(input, max_groups, why, line, finished::WINDOW)
     }
 
     /// As [`Reader::new`], with `window` recent queries checked at once for a split (the
@@ -157,9 +133,10 @@ impl<R: Read> Reader<R> {
         input: R,
         max_groups: usize,
         why: &'static str,
+        line: Limit,
         window: usize,
     ) -> Result<Self, InputError> {
-        let mut records = Records::new(input);
+        let mut records = Records::new(input, line);
         let header: Vec<String> = loop {
             if !records.read()? {
                 return Err(InputError::at(1, "empty file: expected a header line"));
@@ -523,137 +500,6 @@ fn header_names(header: &[String]) -> String {
 /// The header names a message lists before it cuts the list.
 const NAMES_SHOWN: usize = 8;
 
-/// The input's non-empty lines split at tabs by the csv crate, with their 1-based numbers.
-///
-/// The reader is set so that a record is exactly one line: `\n` alone ends it (a `\r`
-/// before it stays in the last field, where [`Fields`] leaves it out) and quotes are
-/// ordinary text. Two newlines are chained around the input, each for a fault of csv 1.4:
-/// - the position it gives a record is where it stood before skipping the empty lines in
-///   front of it, so the number is counted from the newlines read instead, the record's own
-///   `\n` being the last one: the newline after the input makes that true of the last line
-///   too (and is skipped as an empty line when the input ends with one);
-/// - it drops a byte-order mark only when its first read holds the three bytes, and takes a
-///   first read of exactly those three for the end of the input: the newline before the
-///   input keeps it from looking (an empty line, skipped), and the header's check takes the
-///   mark off whatever the reads.
-struct Records<R: Read> {
-    csv: csv::Reader<Framed<R>>,
-    record: ByteRecord,
-    /// The number of the line last read.
-    line: usize,
-}
-
-/// The input between the two newlines [`Records`] chains around it.
-type Framed<R> = Chain<Chain<&'static [u8], R>, &'static [u8]>;
-
-impl<R: Read> Records<R> {
-    fn new(input: R) -> Self {
-        let csv = csv::ReaderBuilder::new()
-            .delimiter(b'\t')
-            .terminator(Terminator::Any(b'\n'))
-            .quoting(false)
-            .flexible(true)
-            .has_headers(false)
-            .buffer_capacity(1 << 16)
-            .from_reader((&b"\n"[..]).chain(input).chain(&b"\n"[..]));
-        Records {
-            csv,
-            record: ByteRecord::new(),
-            line: 0,
-        }
-    }
-
-    /// Reads the next non-empty line, `false` at the end of the input.
-    fn read(&mut self) -> Result<bool, InputError> {
-        // The csv reader counts lines from 1 and the newline chained before the input is
-        // one: its line is the input's line + 1. On a failed read it has counted the
-        // newlines of every line before, so that is the number of the line it was reading.
-        let more = self.csv.read_byte_record(&mut self.record).map_err(|e| {
-            InputError::at(
-                self.csv.position().line() as usize - 1,
-                format!("cannot read: {e}"),
-            )
-        })?;
-        if more {
-            self.line = self.csv.position().line() as usize - 2;
-        }
-        Ok(more)
-    }
-
-    /// Whether the line last read holds nothing but ASCII spaces, tabs and `\r` (it stops
-    /// at the first other byte: the first of a data row).
-    fn blank(&self) -> bool {
-        self.record
-            .as_slice()
-            .iter()
-            .all(|&b| matches!(b, b' ' | b'\t' | b'\r'))
-    }
-
-    /// The fields of the line last read.
-    fn fields(&self) -> Result<Fields<'_>, InputError> {
-        // The fields are checked in one pass over their bytes laid end to end, then each
-        // end checked to fall between characters (a sequence cut by a tab is two halves
-        // that join up in the concatenation).
-        let text = std::str::from_utf8(self.record.as_slice()).map_err(|_| self.not_utf8())?;
-        let fields = Fields {
-            text,
-            record: &self.record,
-        };
-        if !(0..fields.len()).all(|k| text.is_char_boundary(fields.range(k).end)) {
-            return Err(self.not_utf8());
-        }
-        Ok(fields)
-    }
-
-    /// The error for a line that is not UTF-8, found again on the line as it was in the
-    /// file (tabs, no `\r\n`) so that the byte index it gives is the line's.
-    fn not_utf8(&self) -> InputError {
-        let mut bytes = self.record.iter().collect::<Vec<_>>().join(&b'\t');
-        if bytes.last() == Some(&b'\r') {
-            bytes.pop();
-        }
-        let e = std::str::from_utf8(&bytes)
-            .expect_err("a line with a field that is not UTF-8 is not UTF-8");
-        InputError::at(self.line, format!("not UTF-8 text: {e}"))
-    }
-}
-
-/// The fields of one line, as the file has them between tabs (the `\r` of a `\r\n` left
-/// out), borrowed from the csv record.
-struct Fields<'a> {
-    /// The record's fields laid end to end, each of them UTF-8.
-    text: &'a str,
-    record: &'a ByteRecord,
-}
-
-impl<'a> Fields<'a> {
-    fn len(&self) -> usize {
-        self.record.len()
-    }
-
-    fn range(&self, k: usize) -> std::ops::Range<usize> {
-        let mut range = self.record.range(k).expect("a field of the record");
-        // The line's end is `\r\n` or `\n`; the csv reader ends records at `\n` only.
-        if k + 1 == self.len() && self.record.as_slice()[range.clone()].ends_with(b"\r") {
-            range.end -= 1;
-        }
-        range
-    }
-
-    fn get(&self, k: usize) -> Option<&'a str> {
-        (k < self.len()).then(|| self.field(k))
-    }
-
-    /// Field `k`, which must exist (as in a slice, a panic otherwise).
-    fn field(&self, k: usize) -> &'a str {
-        &self.text[self.range(k)]
-    }
-
-    fn iter(&self) -> impl Iterator<Item = &'a str> + '_ {
-        (0..self.len()).map(|k| self.field(k))
-    }
-}
-
 /// The error of a split query, at the first row of its later part.
 fn split(qid: &str, line: usize, before: (usize, usize), after: (usize, usize)) -> InputError {
     InputError::at(
@@ -686,7 +532,12 @@ fn span(start: usize, end: usize) -> String {
 /// # Errors
 /// The first malformed row ([`Reader::next_query`]).
 pub fn parse(bytes: &[u8], max_groups: usize) -> Result<Vec<Query>, InputError> {
-    let mut reader = Reader::new(bytes, max_groups, "too many groups")?;
+    // The input is in memory already: no line of it is longer than it.
+    let whole = Limit {
+        most: bytes.len(),
+        why: "the input",
+    };
+    let mut reader = Reader::new(bytes, max_groups, "too many groups", whole)?;
     let mut queries = Vec::new();
     while let Some(q) = reader.next_query()? {
         queries.push(q);
@@ -699,6 +550,10 @@ mod tests {
     use super::*;
 
     const HEADER: &str = "qid\titem\tscore\tgroup\n";
+    const ANY_LINE: Limit = Limit {
+        most: usize::MAX,
+        why: "",
+    };
 
     fn read(body: &str) -> Result<Vec<Query>, InputError> {
         parse(format!("{HEADER}{body}").as_bytes(), 16)
@@ -731,7 +586,7 @@ mod tests {
         let body =
             "a\tx\t1\tg\na\ty\t1\tg\nb\tz\t1\tg\nc\tw\t1\tg\na\tv\t1\tg\na\tu\t1\tg\nd\tt\t1\tg\n";
         let input = format!("{HEADER}{body}");
-        let mut reader = Reader::with_window(input.as_bytes(), 16, "", 1).unwrap();
+        let mut reader = Reader::with_window(input.as_bytes(), 16, "", ANY_LINE, 1).unwrap();
         let mut qids = Vec::new();
         let e = loop {
             match reader.next_query() {
@@ -792,7 +647,12 @@ mod tests {
     }
 
     fn read_from(rest: &[u8], step: usize, fail: bool) -> Result<Vec<Query>, InputError> {
-        let mut reader = Reader::new(Trickle { rest, step, fail }, 16, "too many groups")?;
+        let mut reader = Reader::new(
+            Trickle { rest, step, fail },
+            16,
+            "too many groups",
+            ANY_LINE,
+        )?;
         let mut queries = Vec::new();
         while let Some(q) = reader.next_query()? {
             queries.push(q);
@@ -849,6 +709,43 @@ mod tests {
         let e = parse(b"qid\titem\tscore\tgroup\na\tx\xe2\x82\t\xac1\tg\n", 2).unwrap_err();
         assert_eq!(e.line, 2);
         assert!(e.message.contains("from index 3"), "{}", e.message);
+    }
+
+    /// The first line too long is refused at its number, after the rows before it were
+    /// read and checked, however the input arrives.
+    #[test]
+    fn a_line_too_long_is_named_and_read_no_further() {
+        let long = format!(
+            "{HEADER}a\tx\t1\tg\n\na\t{}\t1\tg\nb\ty\t1\tg\n",
+            "y".repeat(99)
+        );
+        for step in [1, 7, 1 << 16] {
+            let trickle = Trickle {
+                rest: long.as_bytes(),
+                step,
+                fail: false,
+            };
+            let limit = Limit {
+                most: 100,
+                why: "as the test says",
+            };
+            let mut reader = Reader::new(trickle, 16, "", limit).unwrap();
+            let e = reader.next_query().unwrap_err();
+            assert_eq!(e.line, 4, "{step}");
+            assert_eq!(
+                e.message,
+                "a line longer than 100 bytes (as the test says): not a table of ranked \
+                 lists, or a column too wide"
+            );
+        }
+        // A bad row before it, in the same read, comes first.
+        let bad = long.replacen("\t1\t", "\tnope\t", 1);
+        let limit = Limit { most: 100, why: "" };
+        let e = Reader::new(bad.as_bytes(), 16, "", limit)
+            .unwrap()
+            .next_query()
+            .unwrap_err();
+        assert_eq!((e.line, e.message.contains("not a number")), (2, true));
     }
 
     #[test]
