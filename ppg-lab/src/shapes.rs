@@ -132,6 +132,27 @@ pub fn tsv(queries: &[Shaped]) -> String {
     out
 }
 
+/// Graded queries as `ppg reproduce --data` reads them: `qid group label ltr_grade`, the
+/// grade the model's score rounded and clipped to 0-4 (the input ranking is by grade).
+///
+/// # Panics
+/// When a query has no labels ([`Kind::Scores`]).
+pub fn protocol(queries: &[Shaped]) -> String {
+    let mut out = String::from("qid\tgroup\tlabel\tltr_grade\n");
+    for (q, query) in queries.iter().enumerate() {
+        assert_eq!(query.label.len(), query.score.len(), "graded queries only");
+        for i in 0..query.score.len() {
+            // `+ 0.0` turns the -0 that rounding a small negative score gives into 0.
+            let grade = libm::round(query.score[i]).clamp(0.0, 4.0) + 0.0;
+            out.push_str(&format!(
+                "{q}\tg{}\t{}\t{grade}\n",
+                query.group[i], query.label[i]
+            ));
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -156,5 +177,16 @@ mod tests {
         let q = generate(Kind::Scores, 2, 20, 100, 1);
         assert!(q.iter().flat_map(|q| &q.score).all(|&s| s > 0.0 && s < 1.0));
         assert!(tsv(&q).starts_with("qid\titem\tscore\tgroup\nq0\td0\t"));
+        let g = generate(Kind::Graded, 2, 5, 1, 1);
+        let rows: Vec<Vec<String>> = protocol(&g)
+            .lines()
+            .skip(1)
+            .map(|l| l.split('\t').map(String::from).collect())
+            .collect();
+        for (row, (&s, &l)) in rows.iter().zip(g[0].score.iter().zip(&g[0].label)) {
+            assert_eq!(row[2].parse::<f64>().unwrap(), l);
+            let grade: f64 = row[3].parse().unwrap();
+            assert!((0.0..=4.0).contains(&grade) && (grade - s.clamp(0.0, 4.0)).abs() <= 0.5);
+        }
     }
 }

@@ -28,6 +28,8 @@ use crate::Error;
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Dtr<'a> {
     group: &'a [u8],
+    /// Each item's utility: the order of a group's items in the optimum's rankings.
+    item_utility: &'a [f64],
     exposure: &'a [f64],
     /// Utility of each group in one list; a multi-session ranking holds `sessions` times it.
     utility: [f64; 2],
@@ -48,7 +50,7 @@ impl<'a> Dtr<'a> {
     /// - [`Error::InvalidConfig`] for a negative utility or exposure, or utility sums that
     ///   overflow.
     /// - [`Error::Unsupported`] for a group id other than 0 and 1.
-    pub fn new(utility: &[f64], group: &'a [u8], exposure: &'a [f64]) -> Result<Self, Error> {
+    pub fn new(utility: &'a [f64], group: &'a [u8], exposure: &'a [f64]) -> Result<Self, Error> {
         let n = utility.len();
         check_items(n)?;
         check_len(n, group.len())?;
@@ -68,6 +70,7 @@ impl<'a> Dtr<'a> {
         }
         Ok(Dtr {
             group,
+            item_utility: utility,
             exposure,
             utility: sums,
         })
@@ -187,8 +190,10 @@ impl Objective for Dtr<'_> {
             value: b.lower - 1.0,
             exact: b.exact,
         };
-        // Equal keys: each group's items in id order.
-        key.fill(0.0);
+        // Each group's items in its positions by utility, the most relevant order those
+        // positions allow (ties: id order); a run that keeps the order within groups puts
+        // them back in its reference order (`trainer::optimum`).
+        key.copy_from_slice(&self.item_utility[..n]);
         let side = |g: u8| (g != 0) == first;
         let found =
             b.exact && bound::witness_as(best, self.group, side, key, sessions, order, out).is_ok();

@@ -226,7 +226,7 @@ impl<'a> AnyDtr<'a> {
     /// # Errors
     /// As [`Dtr::new`] and [`DtrGroups::new`] (a group id of [`MAX_GROUPS`] or more is
     /// [`Error::Capacity`]).
-    pub fn new(utility: &[f64], group: &'a [u8], exposure: &'a [f64]) -> Result<Self, Error> {
+    pub fn new(utility: &'a [f64], group: &'a [u8], exposure: &'a [f64]) -> Result<Self, Error> {
         Ok(if two_groups(group) {
             AnyDtr::Two(Dtr::new(utility, group, exposure)?)
         } else {
