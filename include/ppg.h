@@ -13,6 +13,9 @@
  *    (PPG_STATUS_MISALIGNED otherwise).
  *  - Enumerations are passed as uint32_t; a value outside the enumeration is
  *    PPG_STATUS_INVALID_ARGUMENT, never undefined behaviour.
+ *  - A bool field of an input struct is read as its byte: any byte but 0 is true (a
+ *    struct filled by memset, or through a binding's byte field, may hold another
+ *    value than 0 or 1), never undefined behaviour or a status.
  *
  * Threads: an engine is not thread-safe. Use one engine from one thread at a time
  * (it may move between threads); distinct engines are fully independent and may be

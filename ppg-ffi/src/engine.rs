@@ -736,8 +736,8 @@ impl<'a> Engine<'a> {
         };
         let recipe = Recipe {
             train: config.ppg(self.dims.batch)?,
-            intra: config.intra,
-            hold: config.hold,
+            intra: config.intra.get(),
+            hold: config.hold.get(),
             initial_weight: config.initial_weight()?,
         };
         let total = items
@@ -883,7 +883,7 @@ fn run<O: Objective + ?Sized, G: PartialEq>(
         Core::Ppg(ppg) => {
             let recipe = config.ppg(layout_batch)?;
             let w = config.initial_weight()?;
-            if config.hold && !config.intra {
+            if config.hold.get() && !config.intra.get() {
                 ppg.hold_order_within(groups)?;
             }
             let reweighted = *fresh && w != QUERY_WEIGHT;

@@ -289,7 +289,7 @@ fn callback_sees_caller_ids_and_the_best_is_reported() {
     let (_block, e) = ppg_with_query();
     let (mut config, _) = defaults();
     config.initial_weight = 0.3;
-    config.score_input = true;
+    config.score_input = true.into();
     let report = train_counting(e, &config);
     assert_eq!(report.best_cost, 0.0, "id 1035 brought to the top");
     let mut best = [0u64; ITEMS * SESSIONS];
@@ -304,18 +304,23 @@ fn callback_sees_caller_ids_and_the_best_is_reported() {
 #[test]
 fn grow_in_the_c_config_trains_over_growing_sessions() {
     let (defaults, _) = defaults();
-    assert!(defaults.grow);
+    assert!(defaults.grow.get());
     let mut reference = defaults;
     let size = size_of::<ppg_train_config>();
     let st = unsafe { ppg_train_config_init_reference(&mut reference, size) };
     assert_eq!(st, ppg_status::Ok);
     assert_eq!(reference, ppg_train_config::reference());
-    assert!(!reference.grow && !reference.hold && !reference.certify && !reference.score_input);
+    assert!(
+        !reference.grow.get()
+            && !reference.hold.get()
+            && !reference.certify.get()
+            && !reference.score_input.get()
+    );
     let [single, grown] = [false, true].map(|grow| {
         let (_block, e) = ppg_with_query();
         let config = ppg_train_config {
-            grow,
-            score_input: true,
+            grow: grow.into(),
+            score_input: true.into(),
             ..defaults
         };
         train_counting(e, &config)
@@ -331,7 +336,7 @@ fn grow_in_the_c_config_trains_over_growing_sessions() {
 fn hold_order_within_groups_trains_held_then_free() {
     let (defaults, _) = defaults();
     let config = ppg_train_config {
-        score_input: true,
+        score_input: true.into(),
         ..defaults
     };
     let [kept, held] = [
@@ -651,7 +656,7 @@ fn rerank_in_one_call_takes_expected_exposure_and_awrf() {
                 Measure::Disparity => ppg_ee_measure::Disparity,
                 Measure::Relevance => ppg_ee_measure::Relevance,
             } as u32,
-            ee_raw: !score_of.normalised,
+            ee_raw: (!score_of.normalised).into(),
             ..objective
         };
         let mut out = [0u64; ITEMS * SESSIONS];
