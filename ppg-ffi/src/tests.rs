@@ -1007,3 +1007,49 @@ fn dtr_over_three_groups_trains_and_evaluates() {
     let st = unsafe { ppg_engine_train_builtin(e, &config, &objective, ptr::null_mut()) };
     assert_eq!(st, ppg_status::Capacity);
 }
+
+/// `ppg_engine_capacity` gives the layout; `ppg_engine_rerank` refuses more items or
+/// sessions than it with `PPG_STATUS_CAPACITY` before it looks at the output buffer, so a
+/// binding that checked the capacity first never sizes a buffer from a refused count.
+#[test]
+fn capacity_is_the_layout_and_rerank_checks_it_before_the_buffer() {
+    let (_block, e) = engine(ppg_method::Ppg, ITEMS);
+    let (mut n, mut s, mut b) = (0, 0, 0);
+    assert_eq!(
+        unsafe { ppg_engine_capacity(e, &mut n, &mut s, &mut b) },
+        ppg_status::Ok
+    );
+    assert_eq!((n, s, b), (ITEMS, SESSIONS, BATCH));
+    assert_eq!(
+        unsafe { ppg_engine_capacity(e, &mut n, ptr::null_mut(), &mut b) },
+        ppg_status::NullParameter
+    );
+    let (config, objective) = defaults();
+    let query = items(&[0, 0, 1, 1, 0, 1, 0]);
+    let mut none = [0u64; 1];
+    for (count, sessions) in [
+        (ITEMS + 1, SESSIONS),
+        (ITEMS, SESSIONS + 1),
+        (ITEMS, 1 << 40),
+    ] {
+        let st = unsafe {
+            ppg_engine_rerank(
+                e,
+                query.as_ptr(),
+                count,
+                sessions,
+                &objective,
+                &config,
+                1,
+                none.as_mut_ptr(),
+                0,
+                ptr::null_mut(),
+            )
+        };
+        assert_eq!(
+            st,
+            ppg_status::Capacity,
+            "{count} items, {sessions} sessions"
+        );
+    }
+}

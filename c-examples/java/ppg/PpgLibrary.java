@@ -215,6 +215,9 @@ public interface PpgLibrary extends Library {
 
   int ppg_engine_set_query(Pointer engine, Item[] items, SizeT count, SizeT sessions);
 
+  int ppg_engine_capacity(
+      Pointer engine, SizeTByReference items, SizeTByReference sessions, SizeTByReference batch);
+
   int ppg_engine_ranking_len(Pointer engine, SizeTByReference len);
 
   int ppg_engine_forbid(Pointer engine, long a, long b);
