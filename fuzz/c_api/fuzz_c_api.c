@@ -427,8 +427,33 @@ static void op_set_query(pair *p, input *in) {
     after(p, st);
 }
 
+/* ppg_engine_capacity with its three outputs made as `mode` and `shift` say (the bytes
+ * op_ranking_len read: no input of its own, so the corpus keeps its meaning). */
+static void capacity_too(pair *p, unsigned mode, unsigned shift) {
+    guarded g[3];
+    for (int k = 0; k < 3; k++) g[k] = guard_new(sizeof(size_t), k == 1 ? mode : 2, shift);
+    ppg_status st = ppg_engine_capacity(p->e, (size_t *)(void *)g[0].p,
+                                        (size_t *)(void *)g[1].p, (size_t *)(void *)g[2].p);
+    /* NO_QUERY is not among them: the capacity is the layout's, with or without a query. */
+    check_status(st, BASE, "capacity");
+    size_t want[3] = {p->m.items, p->m.sessions, p->m.batch};
+    for (int k = 0; k < 3; k++) {
+        size_t got;
+        if (st == PPG_STATUS_OK) {
+            memcpy(&got, g[k].p, sizeof got);
+            REQUIRE(got == want[k], "capacity is not the layout");
+        }
+        REQUIRE(guard_intact(&g[k], st == PPG_STATUS_OK ? sizeof(size_t) : 0),
+                "capacity wrote outside its outputs or on failure");
+        guard_free(&g[k]);
+    }
+    after(p, st);
+}
+
 static void op_ranking_len(pair *p, input *in) {
-    guarded g = guard_new(sizeof(size_t), pointer_mode(in), u8(in));
+    unsigned mode = pointer_mode(in), shift = u8(in);
+    capacity_too(p, mode, shift);
+    guarded g = guard_new(sizeof(size_t), mode, shift);
     ppg_status st = ppg_engine_ranking_len(p->e, (size_t *)(void *)g.p);
     check_status(st, ON_ENGINE, "ranking_len");
     if (st == PPG_STATUS_OK) {
