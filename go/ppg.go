@@ -333,13 +333,43 @@ func (en *Engine) Rerank(items []Item, sessions int, obj ObjectiveConfig, cfg Tr
 		p = &cs[0]
 	}
 	c, o, r := cfg.c(), obj.c(), newReport()
-	out := make([]uint64, len(items)*sessions)
+	if sessions < 0 {
+		return nil, TrainReport{}, &Error{Status: StatusInvalidArgument, Msg: "negative sessions", Op: "ppg_engine_rerank"}
+	}
+	capacity, err := en.Capacity()
+	if err != nil {
+		return nil, TrainReport{}, err
+	}
+	// More items or sessions than the engine holds: the library refuses them before it
+	// looks at the buffer, so none is allocated from the caller's counts.
+	var none C.uint64_t
+	outp, outLen, out := &none, 0, []uint64(nil)
+	if len(items) <= capacity.Items && sessions <= capacity.Sessions {
+		out = make([]uint64, len(items)*sessions)
+		outp, outLen = u64ptr(out), len(out)
+	}
 	status := C.ppg_engine_rerank(en.e, p, C.size_t(len(cs)), C.size_t(sessions), &o, &c,
-		C.uint64_t(seed), u64ptr(out), C.size_t(len(out)), &r)
+		C.uint64_t(seed), outp, C.size_t(outLen), &r)
 	if err := check(status, "ppg_engine_rerank"); err != nil {
 		return nil, TrainReport{}, err
 	}
 	return out, report(r), nil
+}
+
+// Capacity is the most an engine holds: the counts it was made with.
+type Capacity struct {
+	Items    int // items per session
+	Sessions int // sessions of a query
+	Batch    int // samples per step
+}
+
+// Capacity is the engine's layout (ppg_engine_capacity).
+func (en *Engine) Capacity() (Capacity, error) {
+	var items, sessions, batch C.size_t
+	if err := check(C.ppg_engine_capacity(en.e, &items, &sessions, &batch), "ppg_engine_capacity"); err != nil {
+		return Capacity{}, err
+	}
+	return Capacity{Items: int(items), Sessions: int(sessions), Batch: int(batch)}, nil
 }
 
 // Engine is a PPG (or PL) engine in C memory. Not safe for concurrent use.
@@ -442,6 +472,16 @@ func (en *Engine) Sample(count int) ([]uint64, error) {
 	}
 	if count <= 0 {
 		return nil, &Error{Status: StatusInvalidArgument, Msg: "count must be positive", Op: "ppg_engine_sample"}
+	}
+	capacity, err := en.Capacity()
+	if err != nil {
+		return nil, err
+	}
+	if count > capacity.Batch {
+		// The library refuses the count (PPG_STATUS_CAPACITY) before it looks at the
+		// buffer: nothing is allocated from it.
+		var none C.uint64_t
+		return nil, check(C.ppg_engine_sample(en.e, C.size_t(count), &none, 0), "ppg_engine_sample")
 	}
 	ids := make([]uint64, count*n)
 	if err := check(C.ppg_engine_sample(en.e, C.size_t(count), u64ptr(ids), C.size_t(len(ids))), "ppg_engine_sample"); err != nil {

@@ -309,3 +309,40 @@ func TestObjectivePanicRollsBack(t *testing.T) {
 		t.Errorf("training after the panic: %v, %+v", err, rep)
 	}
 }
+
+// TestCountsBeyondTheEngine: a count the engine cannot hold is the library's refusal, an
+// error, with nothing allocated from it (a negative count made a slice of negative
+// length, panicking; 1<<40 sessions was a fatal out of memory).
+func TestCountsBeyondTheEngine(t *testing.T) {
+	q := queries[0]
+	en := newEngine(t, q, 16, 1)
+	capacity, err := en.Capacity()
+	if err != nil || capacity.Items != len(q.items) || capacity.Sessions != q.sessions || capacity.Batch != 16 {
+		t.Fatalf("Capacity: got %+v, %v", capacity, err)
+	}
+	obj, cfg := DefaultObjective(MetricEEL), DefaultTrainConfig()
+	if _, _, err := en.Rerank(q.items, -1, obj, cfg, 1); !errors.Is(err, &Error{Status: StatusInvalidArgument}) {
+		t.Errorf("Rerank, -1 sessions: got %v", err)
+	}
+	for _, sessions := range []int{1 << 40, 1 << 25, q.sessions + 1} {
+		if _, _, err := en.Rerank(q.items, sessions, obj, cfg, 1); !errors.Is(err, &Error{Status: StatusCapacity}) {
+			t.Errorf("Rerank, %d sessions: got %v", sessions, err)
+		}
+	}
+	more := append(append([]Item(nil), q.items...), Item{999, 1, 0})
+	if _, _, err := en.Rerank(more, q.sessions, obj, cfg, 1); !errors.Is(err, &Error{Status: StatusCapacity}) {
+		t.Errorf("Rerank, one item more than the engine's: got %v", err)
+	}
+	// The refused calls kept newEngine's query.
+	for _, count := range []int{1 << 40, 17} {
+		if _, err := en.Sample(count); !errors.Is(err, &Error{Status: StatusCapacity}) {
+			t.Errorf("Sample(%d): got %v", count, err)
+		}
+	}
+	if ids, err := en.Sample(16); err != nil || len(ids) != 16*len(q.items)*q.sessions {
+		t.Errorf("Sample(16): %d ids, %v", len(ids), err)
+	}
+	if _, _, err := en.Rerank(q.items, q.sessions, obj, cfg, 1); err != nil {
+		t.Errorf("Rerank within the engine: %v", err)
+	}
+}

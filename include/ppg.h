@@ -13,6 +13,9 @@
  *    (PPG_STATUS_MISALIGNED otherwise).
  *  - Enumerations are passed as uint32_t; a value outside the enumeration is
  *    PPG_STATUS_INVALID_ARGUMENT, never undefined behaviour.
+ *  - A bool field of an input struct is read as its byte: any byte but 0 is true (a
+ *    struct filled by memset, or through a binding's byte field, may hold another
+ *    value than 0 or 1), never undefined behaviour or a status.
  *
  * Threads: an engine is not thread-safe. Use one engine from one thread at a time
  * (it may move between threads); distinct engines are fully independent and may be
@@ -659,6 +662,22 @@ ppg_status ppg_engine_set_query(struct ppg_engine *engine,
 // `engine` is a live handle; `len` is NULL or points to a writable `size_t`.
 ppg_status ppg_engine_ranking_len(struct ppg_engine *engine, size_t *len);
 
+// Writes the engine's layout, the most it holds: `*items` items per session, `*sessions`
+// sessions and `*batch` samples per step (the arguments it was made with). A binding
+// checks a caller's counts against these before it allocates anything for a result, so
+// that a count the library would refuse costs no memory.
+//
+// Returns `PPG_STATUS_OK`; `PPG_STATUS_NULL_PARAMETER` (any pointer NULL);
+// `PPG_STATUS_MISALIGNED`; `PPG_STATUS_PANIC`. Outputs are written on success only.
+//
+// # Safety
+// `engine` is a live handle; `items`, `sessions` and `batch` are NULL or point to
+// writable `size_t`s.
+ppg_status ppg_engine_capacity(struct ppg_engine *engine,
+                               size_t *items,
+                               size_t *sessions,
+                               size_t *batch);
+
 // Forbids inverting items `a` and `b` (ids) in every session: their order stays as in
 // the current reference (the input ranking, if called right after
 // `ppg_engine_set_query`, which is where constraints belong). A batch pending from
@@ -732,7 +751,8 @@ ppg_status ppg_engine_set_sampler(struct ppg_engine *engine, uint32_t sampler);
 //
 // Returns `PPG_STATUS_OK`; `PPG_STATUS_NULL_PARAMETER`; `PPG_STATUS_MISALIGNED`;
 // `PPG_STATUS_NO_QUERY`; `PPG_STATUS_INVALID_ARGUMENT` (`count` 0 or `out_len` too
-// small); `PPG_STATUS_CAPACITY` (`count` above the layout's batch); `PPG_STATUS_PANIC`.
+// small); `PPG_STATUS_CAPACITY` (`count` above the layout's batch, checked before
+// `out_len`: see `ppg_engine_capacity`); `PPG_STATUS_PANIC`.
 //
 // # Safety
 // `engine` is a live handle; `out_ids` is NULL or points to `out_len` writable
@@ -881,7 +901,9 @@ uint64_t ppg_query_seed(uint64_t seed, uint64_t index);
 //   (`struct_size`).
 // - `config`: `PPG_STATUS_INVALID_ARGUMENT` (a field out of range, the batch above the
 //   layout's), `PPG_STATUS_VERSION_MISMATCH` (`struct_size`).
-// - `out_ids`, `out_len`: `PPG_STATUS_INVALID_ARGUMENT` (`out_len != count * sessions`).
+// - `out_ids`, `out_len`: `PPG_STATUS_INVALID_ARGUMENT` (`out_len != count * sessions`),
+//   checked after `count` and `sessions` against the layout, so that a count the engine
+//   cannot hold is `PPG_STATUS_CAPACITY` whatever the buffer (`ppg_engine_capacity`).
 // - `report`: `PPG_STATUS_VERSION_MISMATCH` (`struct_size`; a report of the second
 //   layout, without `passed_through`, is written without it).
 // - `engine`: `PPG_STATUS_UNSUPPORTED` (a `PPG_METHOD_PL` engine).

@@ -340,6 +340,13 @@ inline Layout layout(Method method, std::size_t items, std::size_t sessions, std
 }
 #endif
 
+// The most an engine holds (ppg_engine_capacity): the arguments it was made with.
+struct Capacity {
+  std::size_t items;     // items per session
+  std::size_t sessions;  // sessions of a query
+  std::size_t batch;     // samples per step
+};
+
 // The best ranking found so far and its cost.
 struct Best {
   std::vector<std::uint64_t> ranking;  // items * sessions ids, session after session
@@ -408,6 +415,15 @@ class Engine {
                   "ppg_engine_set_query");
   }
 
+  // The most this engine holds: items per session, sessions, samples per step.
+  Result<Capacity> try_capacity() const noexcept {
+    Capacity c{0, 0, 0};
+    const Status s(ppg_engine_capacity(engine_, &c.items, &c.sessions, &c.batch),
+                   "ppg_engine_capacity");
+    if (!s) return s;
+    return c;
+  }
+
   // items * sessions of the current query.
   Result<std::size_t> try_ranking_len() const noexcept {
     std::size_t len = 0;
@@ -453,11 +469,18 @@ class Engine {
     return Status(ppg_engine_sample(engine_, count, out.data(), out.size()),
                   "ppg_engine_sample");
   }
-  // The same into a new vector of count * ranking_len() ids.
+  // The same into a new vector of count * ranking_len() ids. Nothing is allocated for a
+  // count above the engine's batch: the library refuses it (PPG_STATUS_CAPACITY) first.
   Result<std::vector<std::uint64_t>> try_sample(std::size_t count) {
     const Result<std::size_t> len = try_ranking_len();
     if (!len) return len.status();
-    std::vector<std::uint64_t> ids(count * *len);
+    const Result<Capacity> capacity = try_capacity();
+    if (!capacity) return capacity.status();
+    if (count > capacity->batch) {
+      std::uint64_t none = 0;
+      return try_sample(count, Span<std::uint64_t>(&none, 0));
+    }
+    std::vector<std::uint64_t> ids(count * *len);  // at most the engine's own batch
     if (const Status s = try_sample(count, ids); !s) return s;
     return ids;
   }
@@ -540,12 +563,21 @@ class Engine {
     if (!s) return s;
     return report;
   }
-  // The same into a new Reranked.
+  // The same into a new Reranked. Nothing is allocated for more items or sessions than
+  // the engine holds: the library refuses them (PPG_STATUS_CAPACITY) first.
   Result<Reranked> try_rerank(Span<const Item> items, std::size_t sessions,
                               const ObjectiveConfig& objective, const TrainConfig& config,
                               std::uint64_t seed) {
+    const Result<Capacity> capacity = try_capacity();
+    if (!capacity) return capacity.status();
+    if (items.size() > capacity->items || sessions > capacity->sessions) {
+      std::uint64_t none = 0;
+      const Result<TrainReport> refused =
+          try_rerank(items, sessions, objective, config, seed, Span<std::uint64_t>(&none, 0));
+      return refused.status();
+    }
     Reranked r;
-    r.ranking.resize(items.size() * sessions);
+    r.ranking.resize(items.size() * sessions);  // at most the engine's own layout
     const Result<TrainReport> report =
         try_rerank(items, sessions, objective, config, seed, r.ranking);
     if (!report) return report.status();
@@ -576,6 +608,7 @@ class Engine {
   void set_query(Span<const Item> items, std::size_t sessions = 1) {
     check(try_set_query(items, sessions));
   }
+  Capacity capacity() const { return try_capacity().value(); }
   std::size_t ranking_len() const { return try_ranking_len().value(); }
   void forbid(std::uint64_t a, std::uint64_t b) { check(try_forbid(a, b)); }
   void keep_order_within_groups() { check(try_keep_order_within_groups()); }

@@ -520,6 +520,189 @@ fn java_jna_test_passes() {
     clean(&[&classes]);
 }
 
+/// The jar's own `libppg.so` (at JNA's resource path) loaded as a user of the released jar
+/// loads it, with `jna.tmpdir` a scratch folder: the copy is deleted once loaded, so a JVM
+/// killed with SIGKILL after loading leaves nothing; a copy a dead JVM left is removed by the
+/// next load; and where the folder is mounted noexec (a tmpfs in a user and mount namespace
+/// of its own, `unshare -rm`, when the system allows one) the system's `libppg.so.0.MINOR`
+/// is loaded instead, or the error says what to set.
+#[test]
+fn java_jar_copy_loads_anywhere_and_leaves_nothing() {
+    if !require(
+        "java_jar_copy",
+        &[JAVAC, JAVA, ("jar", "--version", "default-jdk-headless")],
+    ) {
+        return;
+    }
+    let jar = std::env::var_os("PPG_JNA_JAR")
+        .map_or_else(|| PathBuf::from("/usr/share/java/jna.jar"), PathBuf::from);
+    assert!(
+        jar.is_file(),
+        "java_jar_copy: JNA's jar not found at {}",
+        jar.display()
+    );
+    let lib_dir = release_lib_dir();
+    let classes = scratch("java-copy-classes");
+    // A program that loads the library, says its version and waits when asked to.
+    let hold = classes.join("Hold.java");
+    std::fs::write(
+        &hold,
+        "public class Hold { public static void main(String[] a) throws Exception {\n\
+         System.out.println(ppg.Ppg.version()); System.out.flush();\n\
+         if (a.length > 0) Thread.sleep(600_000); } }\n",
+    )
+    .expect("write Hold.java");
+    let src = root().join("c-examples/java/ppg");
+    run(
+        "javac (the jar's classes and Hold)",
+        Command::new("javac")
+            .args(["-Xlint:all", "-Werror", "-cp"])
+            .arg(&jar)
+            .arg("-d")
+            .arg(&classes)
+            .arg(src.join("Ppg.java"))
+            .arg(src.join("PpgLibrary.java"))
+            .arg(&hold),
+    );
+    // Inside a jar, as released: JNA would use a resource in a plain folder where it lies.
+    let resources = scratch("java-copy-resources");
+    std::fs::create_dir_all(resources.join("linux-x86-64")).expect("resource folder");
+    std::fs::copy(
+        lib_dir.join("libppg.so"),
+        resources.join("linux-x86-64/libppg.so"),
+    )
+    .expect("copy libppg.so");
+    let natives = resources.join("natives.jar");
+    run(
+        "jar (linux-x86-64/libppg.so)",
+        Command::new("jar")
+            .arg("--create")
+            .arg("--file")
+            .arg(&natives)
+            .arg("-C")
+            .arg(&resources)
+            .arg("linux-x86-64"),
+    );
+    let class_path = std::env::join_paths([&classes, &natives, &jar]).expect("a class path");
+    let tmp = scratch("java-copy-tmp");
+    let java = |args: &[&str]| {
+        let mut cmd = Command::new("java");
+        cmd.arg("-cp")
+            .arg(&class_path)
+            .arg(format!("-Djna.tmpdir={}", tmp.display()))
+            .arg("Hold")
+            .args(args)
+            .env_remove("LD_LIBRARY_PATH");
+        cmd
+    };
+    let left = || -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(&tmp)
+            .expect("list the temporary folder")
+            .map(|e| {
+                e.expect("an entry")
+                    .file_name()
+                    .to_string_lossy()
+                    .into_owned()
+            })
+            .collect();
+        names.sort();
+        names
+    };
+    let version = env!("CARGO_PKG_VERSION");
+
+    // A copy left by a JVM that no longer runs: the pid of a process that has exited.
+    let mut gone = Command::new("true").spawn().expect("run true");
+    gone.wait().expect("wait for true");
+    std::fs::write(tmp.join(format!("ppg-{}-1-libppg.so", gone.id())), b"stale")
+        .expect("plant a stale copy");
+    let out = run("java Hold (the jar's copy)", &mut java(&[]));
+    assert_eq!(out.trim(), version);
+    assert!(left().is_empty(), "left in jna.tmpdir: {:?}", left());
+
+    // Killed with SIGKILL once loaded.
+    let mut held = java(&["wait"])
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("start java Hold wait");
+    let mut line = String::new();
+    std::io::BufRead::read_line(
+        &mut std::io::BufReader::new(held.stdout.take().expect("stdout")),
+        &mut line,
+    )
+    .expect("read the version");
+    assert_eq!(line.trim(), version);
+    held.kill().expect("SIGKILL");
+    held.wait().expect("wait for the killed JVM");
+    assert!(
+        left().is_empty(),
+        "a JVM killed with SIGKILL left {:?}",
+        left()
+    );
+
+    // jna.tmpdir mounted noexec.
+    let namespaces = Command::new("unshare")
+        .args(["-rm", "true"])
+        .status()
+        .is_ok_and(|s| s.success());
+    if namespaces {
+        let (major, minor) = {
+            let mut parts = version.split('.');
+            (parts.next().unwrap(), parts.next().unwrap())
+        };
+        let soname = if major == "0" {
+            format!("libppg.so.0.{minor}")
+        } else {
+            format!("libppg.so.{major}")
+        };
+        let system = scratch("java-copy-system");
+        std::fs::copy(lib_dir.join("libppg.so"), system.join(&soname))
+            .expect("copy the system library");
+        let noexec = |java: Command| {
+            let mut cmd = Command::new("unshare");
+            cmd.args([
+                "-rm",
+                "sh",
+                "-c",
+                "mount -t tmpfs -o noexec tmpfs \"$0\" && exec \"$@\"",
+            ])
+            .arg(&tmp)
+            .arg(java.get_program())
+            .args(java.get_args())
+            .env_remove("LD_LIBRARY_PATH");
+            cmd
+        };
+        let out = run(
+            "java Hold, jna.tmpdir noexec, the system's library",
+            noexec(java(&[])).env("LD_LIBRARY_PATH", &system),
+        );
+        assert_eq!(out.trim(), version);
+        let out = noexec(java(&[]))
+            .output()
+            .expect("run java Hold, nothing loadable");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            !out.status.success(),
+            "loaded a library from a noexec folder?"
+        );
+        for says in [
+            "not loaded",
+            "noexec",
+            &soname,
+            "-Djna.tmpdir=",
+            "-Djna.library.path=",
+        ] {
+            assert!(
+                stderr.contains(says),
+                "the error does not say {says:?}:\n{stderr}"
+            );
+        }
+        clean(&[&system]);
+    } else {
+        eprintln!("java_jar_copy: no user and mount namespaces (unshare -rm): noexec part skipped");
+    }
+    clean(&[&classes, &resources, &tmp]);
+}
+
 /// The same answer from every door (issue 29): the rows of `tests/doors/rows.tsv` and seed 11
 /// through `ppg rerank`, the C API (`c-examples/c/doors.c`), C++ (`c-examples/cpp/doors.cpp`,
 /// ppg.hpp without exceptions), Go (`TestDoors`) and Java (`ppg.Doors`), each with its

@@ -703,6 +703,77 @@ static int test_dtr_over_three_groups(void) {
     return 1;
 }
 
+/* Writes `byte` into a bool field as memset would, without a C bool of that value (a
+ * load of which would be undefined in C too). */
+static void set_bool_byte(bool *field, unsigned char byte) { memcpy(field, &byte, 1); }
+
+/* Re-ranks QUERY under DTR with `config` on a fresh engine; the report into *report and
+ * the rankings into out. */
+static ppg_status rerank_dtr(const ppg_train_config *config, ppg_train_report *report,
+                             uint64_t out[LEN]) {
+    ppg_engine *e = NULL;
+    ppg_status st = ppg_engine_new(PPG_METHOD_PPG, ITEMS, SESSIONS, BATCH, 7, &e);
+    if (st != PPG_STATUS_OK) return st;
+    ppg_objective_config objective;
+    ppg_objective_config_default(&objective);
+    objective.metric = PPG_METRIC_DTR;
+    ppg_train_report_default(report);
+    st = ppg_engine_rerank(e, QUERY, N, SESSIONS, &objective, config, 31, out, LEN, report);
+    ppg_engine_free(e);
+    return st;
+}
+
+/* A bool field of an input struct holding a byte other than 0 or 1 (a memset struct, a
+ * binding whose field is a byte) is read as that byte: non-zero is true. Each recipe is
+ * run with its flags as 0/1 and as other bytes, and gives the same status, report and
+ * rankings; so does the objective's ee_raw. */
+static int test_bool_fields_read_as_bytes(void) {
+    static const unsigned char TRUE_BYTES[] = {2, 3, 0x80, 0xff, 0x5a, 0x40};
+    for (int flags = 0; flags < 64; flags += 9) {
+        ppg_train_config plain, bytes;
+        ppg_train_config_default(&plain);
+        bool *fields_plain[] = {&plain.baseline, &plain.score_input, &plain.grow,
+                                &plain.intra,    &plain.hold,        &plain.certify};
+        for (int k = 0; k < 6; k++) *fields_plain[k] = (flags >> k) & 1;
+        bytes = plain;
+        bool *fields_bytes[] = {&bytes.baseline, &bytes.score_input, &bytes.grow,
+                                &bytes.intra,    &bytes.hold,        &bytes.certify};
+        for (int k = 0; k < 6; k++) {
+            if ((flags >> k) & 1) set_bool_byte(fields_bytes[k], TRUE_BYTES[k]);
+        }
+        ppg_train_report rp, rb;
+        uint64_t op[LEN], ob[LEN];
+        CHECK_STATUS(rerank_dtr(&plain, &rp, op), PPG_STATUS_OK);
+        CHECK_STATUS(rerank_dtr(&bytes, &rb, ob), PPG_STATUS_OK);
+        CHECK(memcmp(op, ob, sizeof op) == 0);
+        CHECK(rp.epochs == rb.epochs && rp.samples == rb.samples && rp.best_cost == rb.best_cost);
+        CHECK(rp.certified == rb.certified && rp.bound_exact == rb.bound_exact);
+        /* certify on: the two-group DTR query is certified (a 3 was once read as false) */
+        CHECK(!((flags >> 5) & 1) || rb.certified);
+    }
+    ppg_engine *e = engine_with_query(PPG_METHOD_PPG, 41);
+    CHECK(e != NULL);
+    ppg_objective_config plain, bytes;
+    ppg_objective_config_default(&plain);
+    plain.metric = PPG_METRIC_EXPECTED_EXPOSURE;
+    plain.ee_measure = PPG_EE_MEASURE_DISPARITY; /* raw and normalised differ here */
+    bytes = plain;
+    plain.ee_raw = true;
+    set_bool_byte(&bytes.ee_raw, 0x22);
+    uint64_t ranking[LEN];
+    for (int s = 0; s < SESSIONS; s++) {
+        for (int k = 0; k < N; k++) ranking[s * N + k] = QUERY[k].id;
+    }
+    double vp, vb, normalised;
+    CHECK_STATUS(ppg_engine_evaluate(e, &plain, ranking, LEN, &vp), PPG_STATUS_OK);
+    CHECK_STATUS(ppg_engine_evaluate(e, &bytes, ranking, LEN, &vb), PPG_STATUS_OK);
+    plain.ee_raw = false;
+    CHECK_STATUS(ppg_engine_evaluate(e, &plain, ranking, LEN, &normalised), PPG_STATUS_OK);
+    ppg_engine_free(e);
+    CHECK(vp == vb && vp != normalised);
+    return 1;
+}
+
 #if defined(PPG_TEST_HOOKS)
 /* Runs ppg_debug_panic(e) with stderr sent to a temporary file; returns its status and
  * puts in *printed the bytes the library wrote to stderr meanwhile. */
@@ -778,6 +849,7 @@ int main(void) {
     run_test(test_sample_update_loop_finds_best, "sample/update loop tracks the best");
     run_test(test_pl_through_the_same_calls, "PL through the same calls");
     run_test(test_dtr_over_three_groups, "DTR over three groups");
+    run_test(test_bool_fields_read_as_bytes, "bool fields read as bytes");
 #if defined(PPG_TEST_HOOKS)
     run_test(test_panic_poisons_the_engine, "panic poisons the engine");
 #else

@@ -289,6 +289,38 @@ void one_call() {
                 PPG_STATUS_UNSUPPORTED, "ppg_engine_rerank", "PL does not rerank");
 }
 
+// Counts beyond the engine are the library's refusal, with nothing allocated for them
+// first: 2^40 rankings or sessions would be terabytes (std::bad_alloc, or an abort
+// without exceptions), 2^25 sessions gigabytes.
+void counts_beyond_the_engine() {
+  auto made = ppg::Engine::try_create(ppg::Method::Ppg, kItems, kSessions, kBatch, kSeed);
+  expect(made.ok(), "try_create");
+  if (!made) return;
+  const ppg::Result<ppg::Capacity> capacity = made->try_capacity();
+  expect(capacity.ok() && capacity->items == kItems && capacity->sessions == kSessions &&
+             capacity->batch == kBatch,
+         "capacity() is what the engine was made with");
+  expect(made->try_set_query(kQuery, kSessions).ok(), "set_query");
+  const std::size_t huge = std::size_t{1} << 40;
+  expect_status(made->try_sample(huge).status(), PPG_STATUS_CAPACITY, "ppg_engine_sample",
+                "2^40 samples");
+  expect_status(made->try_sample(kBatch + 1).status(), PPG_STATUS_CAPACITY,
+                "ppg_engine_sample", "one sample more than the batch");
+  expect(made->try_sample(kBatch).ok(), "the whole batch");
+  const ppg::Result<ppg::ObjectiveConfig> eel = ppg::try_default_objective(PPG_METRIC_EEL);
+  const ppg::Result<ppg::TrainConfig> config = ppg::try_default_train_config();
+  for (const std::size_t sessions : {huge, std::size_t{1} << 25, kSessions + 1}) {
+    expect_status(made->try_rerank(kQuery, sessions, *eel, *config, 1).status(),
+                  PPG_STATUS_CAPACITY, "ppg_engine_rerank", "more sessions than the engine's");
+  }
+  std::vector<ppg::Item> many(kQuery.begin(), kQuery.end());
+  many.push_back(ppg::Item{99, 1.0, 0});
+  expect_status(made->try_rerank(many, kSessions, *eel, *config, 1).status(),
+                PPG_STATUS_CAPACITY, "ppg_engine_rerank", "more items than the engine's");
+  expect(made->try_rerank(kQuery, kSessions, *eel, *config, 1).ok(),
+         "the engine still re-ranks what it holds");
+}
+
 // An engine in caller memory trains as the heap engine of the same seed does.
 void placed() {
   const ppg::Result<ppg::Layout> layout =
@@ -397,6 +429,7 @@ int main() {
   ranges();
   statuses();
   one_call();
+  counts_beyond_the_engine();
   placed();
 #if PPG_HPP_EXCEPTIONS
   exceptions();

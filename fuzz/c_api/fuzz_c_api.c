@@ -16,7 +16,9 @@
  *    on failure none of its bytes change; on success nothing past the written part does;
  *  - whenever ppg_engine_evaluate (or training) returns OK its value is finite, and a
  *    plain NDCG value equals an independent long-double computation;
- *  - a cost callback only ever sees permutations of the query's ids.
+ *  - a cost callback only ever sees permutations of the query's ids;
+ *  - a bool field of a config holding any byte reads as "non-zero is true": the shadow
+ *    engine gets the same struct with those fields as 0 or 1.
  *
  * The file stays whole (over 400 lines): one operation per C function, each checked
  * against the shared oracles above, and libFuzzer takes one translation unit per target.
@@ -210,6 +212,39 @@ static double cost(const uint64_t *ranking, size_t len, size_t sessions, void *u
 
 /* ---- configurations ---- */
 
+/* A bool field gets any byte, as a memset struct or a binding's byte field gives it; the
+ * library reads non-zero as true. Written with memcpy: a C bool holding another byte
+ * must not be loaded here either. */
+static void bool_byte(bool *field, input *in) {
+    uint8_t b = u8(in);
+    if (b >= 128) b &= 1; /* half the time a plain 0 or 1 */
+    memcpy(field, &b, 1);
+}
+
+/* The same field as 0 or 1: what the shadow engine gets, so that a byte the library read
+ * otherwise than "non-zero is true" makes the two engines differ. */
+static void bool_01(bool *field) {
+    uint8_t b;
+    memcpy(&b, field, 1);
+    b = b != 0;
+    memcpy(field, &b, 1);
+}
+
+static ppg_train_config train_config_01(ppg_train_config c) {
+    bool_01(&c.baseline);
+    bool_01(&c.score_input);
+    bool_01(&c.grow);
+    bool_01(&c.intra);
+    bool_01(&c.hold);
+    bool_01(&c.certify);
+    return c;
+}
+
+static ppg_objective_config objective_config_01(ppg_objective_config o) {
+    bool_01(&o.ee_raw);
+    return o;
+}
+
 static ppg_train_config train_config(input *in, const model *m) {
     ppg_train_config c;
     REQUIRE(ppg_train_config_default(&c) == PPG_STATUS_OK, "train_config_default failed");
@@ -218,7 +253,7 @@ static ppg_train_config train_config(input *in, const model *m) {
     c.patience = u8(in) % 3;
     unsigned edits = u8(in) % 4;
     for (unsigned k = 0; k < edits; k++) {
-        switch (u8(in) % 12) {
+        switch (u8(in) % 16) {
         case 0: c.learning_rate = dbl(in); break;
         case 1: c.epochs = u8(in); break;
         case 2: c.batch = u8(in) % (MAX_BATCH + 2); break;
@@ -227,9 +262,13 @@ static ppg_train_config train_config(input *in, const model *m) {
         case 5: c.clamp_max = dbl(in); break;
         case 6: c.sampler = u8(in) % 3; break;
         case 7: c.gradient = u8(in) % 3; break;
-        case 8: c.baseline = u8(in) & 1; break;
-        case 9: c.score_input = u8(in) & 1; break;
+        case 8: bool_byte(&c.baseline, in); break;
+        case 9: bool_byte(&c.score_input, in); break;
         case 10: c.initial_weight = dbl(in); break;
+        case 11: bool_byte(&c.grow, in); break;
+        case 12: bool_byte(&c.intra, in); break;
+        case 13: bool_byte(&c.hold, in); break;
+        case 14: bool_byte(&c.certify, in); break;
         default: c.pl_learning_rate = dbl(in); break;
         }
     }
@@ -243,11 +282,12 @@ static ppg_objective_config objective_config(input *in) {
     o.metric = u8(in) % 6;
     unsigned edits = u8(in) % 4;
     for (unsigned k = 0; k < edits; k++) {
-        switch (u8(in) % 5) {
+        switch (u8(in) % 6) {
         case 0: o.metric = u8(in) % 2 ? u8(in) : (uint32_t)u64(in); break;
         case 1: o.eel_levels = u8(in) % 70; break;
         case 2: o.ndcg_k = u8(in) % 2 ? u8(in) % (MAX_ITEMS + 3) : (size_t)u64(in); break;
         case 3: o.mix_weight = dbl(in); break;
+        case 4: bool_byte(&o.ee_raw, in); break;
         default: o.rank_start = u8(in) % 3; break;
         }
     }
@@ -387,8 +427,33 @@ static void op_set_query(pair *p, input *in) {
     after(p, st);
 }
 
+/* ppg_engine_capacity with its three outputs made as `mode` and `shift` say (the bytes
+ * op_ranking_len read: no input of its own, so the corpus keeps its meaning). */
+static void capacity_too(pair *p, unsigned mode, unsigned shift) {
+    guarded g[3];
+    for (int k = 0; k < 3; k++) g[k] = guard_new(sizeof(size_t), k == 1 ? mode : 2, shift);
+    ppg_status st = ppg_engine_capacity(p->e, (size_t *)(void *)g[0].p,
+                                        (size_t *)(void *)g[1].p, (size_t *)(void *)g[2].p);
+    /* NO_QUERY is not among them: the capacity is the layout's, with or without a query. */
+    check_status(st, BASE, "capacity");
+    size_t want[3] = {p->m.items, p->m.sessions, p->m.batch};
+    for (int k = 0; k < 3; k++) {
+        size_t got;
+        if (st == PPG_STATUS_OK) {
+            memcpy(&got, g[k].p, sizeof got);
+            REQUIRE(got == want[k], "capacity is not the layout");
+        }
+        REQUIRE(guard_intact(&g[k], st == PPG_STATUS_OK ? sizeof(size_t) : 0),
+                "capacity wrote outside its outputs or on failure");
+        guard_free(&g[k]);
+    }
+    after(p, st);
+}
+
 static void op_ranking_len(pair *p, input *in) {
-    guarded g = guard_new(sizeof(size_t), pointer_mode(in), u8(in));
+    unsigned mode = pointer_mode(in), shift = u8(in);
+    capacity_too(p, mode, shift);
+    guarded g = guard_new(sizeof(size_t), mode, shift);
     ppg_status st = ppg_engine_ranking_len(p->e, (size_t *)(void *)g.p);
     check_status(st, ON_ENGINE, "ranking_len");
     if (st == PPG_STATUS_OK) {
@@ -496,7 +561,7 @@ static void op_update(pair *p, input *in) {
     if (off == 1) count = u8(in) % (MAX_BATCH + 2);
     double costs[MAX_BATCH + 2];
     for (size_t k = 0; k < count; k++) costs[k] = u8(in) % 4 == 0 ? dbl(in) : (double)k;
-    ppg_train_config c = train_config(in, m);
+    ppg_train_config c = train_config(in, m), c01 = train_config_01(c);
     guarded gr = guard_new(len * sizeof(uint64_t), pointer_mode(in), u8(in));
     guarded gc = guard_new(count * sizeof(double), pointer_mode(in), u8(in));
     guarded gk = guard_new(sizeof c, pointer_mode(in), u8(in));
@@ -511,7 +576,7 @@ static void op_update(pair *p, input *in) {
                      S(NOT_FINITE),
                  "update");
     if (st == PPG_STATUS_OK)
-        REQUIRE(ppg_engine_update(p->s, rankings, len, costs, count, &c) == PPG_STATUS_OK,
+        REQUIRE(ppg_engine_update(p->s, rankings, len, costs, count, &c01) == PPG_STATUS_OK,
                 "shadow refused an update the fuzzed engine took");
     guard_free(&gr);
     guard_free(&gc);
@@ -570,8 +635,8 @@ static void check_report(const ppg_train_report *r) {
 
 static void op_train(pair *p, input *in, int builtin) {
     model *m = &p->m;
-    ppg_train_config c = train_config(in, m);
-    ppg_objective_config o = objective_config(in);
+    ppg_train_config c = train_config(in, m), c01 = train_config_01(c);
+    ppg_objective_config o = objective_config(in), o01 = objective_config_01(o);
     size_t script_len = u8(in) % 4 == 0 ? u8(in) % 16 : 0;
     if (script_len > in->n) script_len = in->n;
     callback_state cb = {m, in->p, script_len, 0};
@@ -599,7 +664,7 @@ static void op_train(pair *p, input *in, int builtin) {
                          S(UNSUPPORTED),
                      "train_builtin");
         if (st == PPG_STATUS_OK)
-            REQUIRE(ppg_engine_train_builtin(p->s, &c, &o, &mine) == PPG_STATUS_OK,
+            REQUIRE(ppg_engine_train_builtin(p->s, &c01, &o01, &mine) == PPG_STATUS_OK,
                     "shadow refused train_builtin");
     } else {
         st = ppg_engine_train(p->e, (const ppg_train_config *)(void *)gk.p,
@@ -608,7 +673,7 @@ static void op_train(pair *p, input *in, int builtin) {
         if (st == PPG_STATUS_OK) {
             size_t calls = cb.calls;
             cb.calls = 0;
-            REQUIRE(ppg_engine_train(p->s, &c, cost, &cb, &mine) == PPG_STATUS_OK &&
+            REQUIRE(ppg_engine_train(p->s, &c01, cost, &cb, &mine) == PPG_STATUS_OK &&
                         cb.calls == calls,
                     "shadow trained differently");
         }
@@ -630,7 +695,7 @@ static void op_train(pair *p, input *in, int builtin) {
 
 static void op_evaluate(pair *p, input *in) {
     model *m = &p->m;
-    ppg_objective_config o = objective_config(in);
+    ppg_objective_config o = objective_config(in), o01 = objective_config_01(o);
     uint64_t ranking[MAX_BATCH * MAX_ITEMS * MAX_SESSIONS + 1];
     size_t len = make_ranking(in, m, ranking, sizeof ranking / sizeof *ranking);
     if (len > ranking_len(m) + 1) len = ranking_len(m); /* one ranking of a batch */
@@ -655,7 +720,7 @@ static void op_evaluate(pair *p, input *in) {
             finding("ppg_engine_evaluate returned OK with a value that is not finite",
                     __LINE__);
         }
-        REQUIRE(ppg_engine_evaluate(p->s, &o, ranking, len, &w) == PPG_STATUS_OK &&
+        REQUIRE(ppg_engine_evaluate(p->s, &o01, ranking, len, &w) == PPG_STATUS_OK &&
                     memcmp(&v, &w, sizeof v) == 0,
                 "shadow evaluates differently");
         if (o.metric == PPG_METRIC_NDCG) {

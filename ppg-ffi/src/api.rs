@@ -308,6 +308,34 @@ pub unsafe extern "C" fn ppg_engine_ranking_len(
     })
 }
 
+/// Writes the engine's layout, the most it holds: `*items` items per session, `*sessions`
+/// sessions and `*batch` samples per step (the arguments it was made with). A binding
+/// checks a caller's counts against these before it allocates anything for a result, so
+/// that a count the library would refuse costs no memory.
+///
+/// Returns `PPG_STATUS_OK`; `PPG_STATUS_NULL_PARAMETER` (any pointer NULL);
+/// `PPG_STATUS_MISALIGNED`; `PPG_STATUS_PANIC`. Outputs are written on success only.
+///
+/// # Safety
+/// `engine` is a live handle; `items`, `sessions` and `batch` are NULL or point to
+/// writable `size_t`s.
+#[no_mangle]
+pub unsafe extern "C" fn ppg_engine_capacity(
+    engine: *mut ppg_engine,
+    items: *mut usize,
+    sessions: *mut usize,
+    batch: *mut usize,
+) -> ppg_status {
+    ffi_boundary!(engine(engine), nonnull(items, sessions, batch) => |e| {
+        let dims = e.dims();
+        let (items, sessions, batch) = (output!(items, 1), output!(sessions, 1), output!(batch, 1));
+        items[0].write(dims.items);
+        sessions[0].write(dims.sessions);
+        batch[0].write(dims.batch);
+        Ok(())
+    })
+}
+
 /// Forbids inverting items `a` and `b` (ids) in every session: their order stays as in
 /// the current reference (the input ranking, if called right after
 /// `ppg_engine_set_query`, which is where constraints belong). A batch pending from
@@ -410,7 +438,8 @@ pub unsafe extern "C" fn ppg_engine_set_sampler(
 ///
 /// Returns `PPG_STATUS_OK`; `PPG_STATUS_NULL_PARAMETER`; `PPG_STATUS_MISALIGNED`;
 /// `PPG_STATUS_NO_QUERY`; `PPG_STATUS_INVALID_ARGUMENT` (`count` 0 or `out_len` too
-/// small); `PPG_STATUS_CAPACITY` (`count` above the layout's batch); `PPG_STATUS_PANIC`.
+/// small); `PPG_STATUS_CAPACITY` (`count` above the layout's batch, checked before
+/// `out_len`: see `ppg_engine_capacity`); `PPG_STATUS_PANIC`.
 ///
 /// # Safety
 /// `engine` is a live handle; `out_ids` is NULL or points to `out_len` writable
@@ -622,7 +651,9 @@ pub extern "C" fn ppg_query_seed(seed: u64, index: u64) -> u64 {
 ///   (`struct_size`).
 /// - `config`: `PPG_STATUS_INVALID_ARGUMENT` (a field out of range, the batch above the
 ///   layout's), `PPG_STATUS_VERSION_MISMATCH` (`struct_size`).
-/// - `out_ids`, `out_len`: `PPG_STATUS_INVALID_ARGUMENT` (`out_len != count * sessions`).
+/// - `out_ids`, `out_len`: `PPG_STATUS_INVALID_ARGUMENT` (`out_len != count * sessions`),
+///   checked after `count` and `sessions` against the layout, so that a count the engine
+///   cannot hold is `PPG_STATUS_CAPACITY` whatever the buffer (`ppg_engine_capacity`).
 /// - `report`: `PPG_STATUS_VERSION_MISMATCH` (`struct_size`; a report of the second
 ///   layout, without `passed_through`, is written without it).
 /// - `engine`: `PPG_STATUS_UNSUPPORTED` (a `PPG_METHOD_PL` engine).

@@ -450,6 +450,11 @@ impl<'a> Engine<'a> {
     }
 
     /// Items per session times sessions of the current query.
+    /// The layout the engine was made with.
+    pub(crate) fn dims(&self) -> Dims {
+        self.dims
+    }
+
     pub(crate) fn ranking_len(&self) -> Status<usize> {
         self.started()?;
         Ok(self.q.total())
@@ -736,10 +741,15 @@ impl<'a> Engine<'a> {
         };
         let recipe = Recipe {
             train: config.ppg(self.dims.batch)?,
-            intra: config.intra,
-            hold: config.hold,
+            intra: config.intra.get(),
+            hold: config.hold.get(),
             initial_weight: config.initial_weight()?,
         };
+        // The shape before `out_len`: a binding that got `PPG_STATUS_CAPACITY` here
+        // allocated nothing for a count the engine cannot hold (it passes no buffer then).
+        if items.len() > self.dims.items || sessions > self.dims.sessions {
+            return Err(ppg_status::Capacity);
+        }
         let total = items
             .len()
             .checked_mul(sessions)
@@ -883,7 +893,7 @@ fn run<O: Objective + ?Sized, G: PartialEq>(
         Core::Ppg(ppg) => {
             let recipe = config.ppg(layout_batch)?;
             let w = config.initial_weight()?;
-            if config.hold && !config.intra {
+            if config.hold.get() && !config.intra.get() {
                 ppg.hold_order_within(groups)?;
             }
             let reweighted = *fresh && w != QUERY_WEIGHT;

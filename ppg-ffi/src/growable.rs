@@ -19,7 +19,7 @@
 //! The unsafe copies live in `boundary.rs` (`read_growable`, `GrowableOut`, `init_growable`).
 
 use crate::status::{ppg_status, Status};
-use crate::types::{ppg_objective_config, ppg_train_config, ppg_train_report};
+use crate::types::{ppg_objective_config, ppg_train_config, ppg_train_report, ByteBool};
 use core::mem::{align_of, offset_of, size_of};
 
 /// A caller-allocated struct that begins with `uint32_t struct_size`.
@@ -64,7 +64,7 @@ impl Growable for ppg_train_config {
     // library had them.
     const LAYOUTS: &'static [usize] = &[
         offset_of!(ppg_train_config, pl_learning_rate) + size_of::<f64>(),
-        offset_of!(ppg_train_config, grow) + size_of::<bool>(),
+        offset_of!(ppg_train_config, grow) + size_of::<ByteBool>(),
         offset_of!(ppg_train_config, certify_tolerance) + size_of::<f64>(),
     ];
 
@@ -85,7 +85,7 @@ impl Growable for ppg_objective_config {
     const LAYOUTS: &'static [usize] = &[
         offset_of!(ppg_objective_config, rank_start) + size_of::<u32>(),
         offset_of!(ppg_objective_config, ee_level) + size_of::<u32>(),
-        offset_of!(ppg_objective_config, ee_raw) + size_of::<bool>(),
+        offset_of!(ppg_objective_config, ee_raw) + size_of::<ByteBool>(),
     ];
 
     fn defaults() -> Self {

@@ -40,6 +40,7 @@ pub use status::ppg_status;
 pub use types::{
     ppg_browse, ppg_ee_level, ppg_ee_measure, ppg_gradient, ppg_item, ppg_method, ppg_metric,
     ppg_objective_config, ppg_rank_start, ppg_sampler, ppg_train_config, ppg_train_report,
+    ByteBool,
 };
 pub use version::{PPG_VERSION_MAJOR, PPG_VERSION_MINOR, PPG_VERSION_PATCH};
 

@@ -289,7 +289,7 @@ fn callback_sees_caller_ids_and_the_best_is_reported() {
     let (_block, e) = ppg_with_query();
     let (mut config, _) = defaults();
     config.initial_weight = 0.3;
-    config.score_input = true;
+    config.score_input = true.into();
     let report = train_counting(e, &config);
     assert_eq!(report.best_cost, 0.0, "id 1035 brought to the top");
     let mut best = [0u64; ITEMS * SESSIONS];
@@ -304,18 +304,23 @@ fn callback_sees_caller_ids_and_the_best_is_reported() {
 #[test]
 fn grow_in_the_c_config_trains_over_growing_sessions() {
     let (defaults, _) = defaults();
-    assert!(defaults.grow);
+    assert!(defaults.grow.get());
     let mut reference = defaults;
     let size = size_of::<ppg_train_config>();
     let st = unsafe { ppg_train_config_init_reference(&mut reference, size) };
     assert_eq!(st, ppg_status::Ok);
     assert_eq!(reference, ppg_train_config::reference());
-    assert!(!reference.grow && !reference.hold && !reference.certify && !reference.score_input);
+    assert!(
+        !reference.grow.get()
+            && !reference.hold.get()
+            && !reference.certify.get()
+            && !reference.score_input.get()
+    );
     let [single, grown] = [false, true].map(|grow| {
         let (_block, e) = ppg_with_query();
         let config = ppg_train_config {
-            grow,
-            score_input: true,
+            grow: grow.into(),
+            score_input: true.into(),
             ..defaults
         };
         train_counting(e, &config)
@@ -331,7 +336,7 @@ fn grow_in_the_c_config_trains_over_growing_sessions() {
 fn hold_order_within_groups_trains_held_then_free() {
     let (defaults, _) = defaults();
     let config = ppg_train_config {
-        score_input: true,
+        score_input: true.into(),
         ..defaults
     };
     let [kept, held] = [
@@ -651,7 +656,7 @@ fn rerank_in_one_call_takes_expected_exposure_and_awrf() {
                 Measure::Disparity => ppg_ee_measure::Disparity,
                 Measure::Relevance => ppg_ee_measure::Relevance,
             } as u32,
-            ee_raw: !score_of.normalised,
+            ee_raw: (!score_of.normalised).into(),
             ..objective
         };
         let mut out = [0u64; ITEMS * SESSIONS];
@@ -1001,4 +1006,50 @@ fn dtr_over_three_groups_trains_and_evaluates() {
     assert_eq!(st, ppg_status::Ok);
     let st = unsafe { ppg_engine_train_builtin(e, &config, &objective, ptr::null_mut()) };
     assert_eq!(st, ppg_status::Capacity);
+}
+
+/// `ppg_engine_capacity` gives the layout; `ppg_engine_rerank` refuses more items or
+/// sessions than it with `PPG_STATUS_CAPACITY` before it looks at the output buffer, so a
+/// binding that checked the capacity first never sizes a buffer from a refused count.
+#[test]
+fn capacity_is_the_layout_and_rerank_checks_it_before_the_buffer() {
+    let (_block, e) = engine(ppg_method::Ppg, ITEMS);
+    let (mut n, mut s, mut b) = (0, 0, 0);
+    assert_eq!(
+        unsafe { ppg_engine_capacity(e, &mut n, &mut s, &mut b) },
+        ppg_status::Ok
+    );
+    assert_eq!((n, s, b), (ITEMS, SESSIONS, BATCH));
+    assert_eq!(
+        unsafe { ppg_engine_capacity(e, &mut n, ptr::null_mut(), &mut b) },
+        ppg_status::NullParameter
+    );
+    let (config, objective) = defaults();
+    let query = items(&[0, 0, 1, 1, 0, 1, 0]);
+    let mut none = [0u64; 1];
+    for (count, sessions) in [
+        (ITEMS + 1, SESSIONS),
+        (ITEMS, SESSIONS + 1),
+        (ITEMS, 1 << 40),
+    ] {
+        let st = unsafe {
+            ppg_engine_rerank(
+                e,
+                query.as_ptr(),
+                count,
+                sessions,
+                &objective,
+                &config,
+                1,
+                none.as_mut_ptr(),
+                0,
+                ptr::null_mut(),
+            )
+        };
+        assert_eq!(
+            st,
+            ppg_status::Capacity,
+            "{count} items, {sessions} sessions"
+        );
+    }
 }

@@ -12,6 +12,28 @@ use ppg_core::objective::{Browse, Level, Measure, RankStart, DEFAULT_PATIENCE, M
 use ppg_core::recipe::cost::EeScore;
 use ppg_core::{Gradient, PlConfig, SamplerMode, TrainConfig};
 
+/// A `bool` field of a caller's input struct, read as its byte: zero is false, any other
+/// value true. In the header it is C's `bool` (cbindgen.toml renames it), one byte as
+/// this is, so the layout is C's; but a struct filled by `memset`, or through a binding
+/// whose field is a byte (JNA's `byte`), can hold a byte other than 0 or 1, and a Rust
+/// `bool` made from one is undefined behaviour (a `3` read as false was seen).
+#[repr(transparent)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct ByteBool(u8);
+
+impl ByteBool {
+    /// True for any non-zero byte.
+    pub fn get(self) -> bool {
+        self.0 != 0
+    }
+}
+
+impl From<bool> for ByteBool {
+    fn from(b: bool) -> Self {
+        ByteBool(u8::from(b))
+    }
+}
+
 /// Which optimiser an engine runs.
 #[repr(u32)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -186,10 +208,10 @@ pub struct ppg_train_config {
     /// PPG: a `ppg_gradient` value. Default `PPG_GRADIENT_APPROXIMATE`.
     pub gradient: u32,
     /// Subtract the batch-mean cost from each cost (variance reduction). Default false.
-    pub baseline: bool,
+    pub baseline: ByteBool,
     /// PPG: score the input ranking before training, so the best ranking is never worse
     /// than the input. Default false (the reference run; its first sample always wins).
-    pub score_input: bool,
+    pub score_input: ByteBool,
     /// PPG: the weight of every unconstrained pair when training starts on a fresh query
     /// (see `ppg_engine_train`); in `[0, 1]`. Default 0.5.
     pub initial_weight: f64,
@@ -202,21 +224,21 @@ pub struct ppg_train_config {
     /// growing, nor than at half the sessions (for costs that average over sessions), at
     /// about twice the samples. Default false (the reference run). Last in the struct, so
     /// that the fields before it keep their offsets.
-    pub grow: bool,
+    pub grow: ByteBool,
     /// PPG: keep the input order within each group (the paper's intra-group constraint)
     /// in `ppg_engine_rerank`. Default false.
-    pub intra: bool,
+    pub intra: ByteBool,
     /// PPG, without `intra`: hold the input order within each group for a first run,
     /// then free it for a second run from the best ranking found (as
     /// `ppg_engine_hold_order_within_groups` before a training call, which
     /// `ppg_engine_train*` then do themselves). Default true (the recommended recipe;
     /// false in `ppg_train_config_init_reference`).
-    pub hold: bool,
+    pub hold: ByteBool,
     /// PPG: certify. Where the objective has a lower bound (the built-in DTR alone, EEL
     /// alone over two groups), every run stops as soon as its best cost is within
     /// `certify_tolerance` of it, and the report says whether the result is certified and
     /// its gap. Default true (false in `ppg_train_config_init_reference`).
-    pub certify: bool,
+    pub certify: ByteBool,
     /// The tolerance of `certify`, finite and `>= 0`. Default 1e-8.
     pub certify_tolerance: f64,
 }
@@ -254,7 +276,7 @@ pub struct ppg_objective_config {
     pub ee_measure: u32,
     /// The number raw rather than normalised per query by the evaluator's bounds.
     /// Default false (TREC 2020 normalised).
-    pub ee_raw: bool,
+    pub ee_raw: ByteBool,
 }
 
 /// What a training run did. Prepare it with `ppg_train_report_default` before passing
@@ -345,14 +367,14 @@ impl ppg_train_config {
                 Gradient::Approximate => ppg_gradient::Approximate as u32,
                 Gradient::Exact => ppg_gradient::Exact as u32,
             },
-            baseline: ppg.baseline,
-            score_input: ppg.score_input,
+            baseline: ppg.baseline.into(),
+            score_input: ppg.score_input.into(),
             initial_weight: 0.5,
             pl_learning_rate: f64::from(pl.lr),
-            grow: ppg.grow,
-            intra: false,
-            hold: false,
-            certify: ppg.certify.is_some(),
+            grow: ppg.grow.into(),
+            intra: false.into(),
+            hold: false.into(),
+            certify: ppg.certify.is_some().into(),
             certify_tolerance: ppg_core::recipe::CERTIFY_TOLERANCE,
         }
     }
@@ -363,11 +385,11 @@ impl ppg_train_config {
     pub(crate) fn recommended() -> Self {
         let recipe = ppg_core::Recipe::recommended();
         ppg_train_config {
-            score_input: recipe.train.score_input,
-            grow: recipe.train.grow,
-            intra: recipe.intra,
-            hold: recipe.hold,
-            certify: recipe.train.certify.is_some(),
+            score_input: recipe.train.score_input.into(),
+            grow: recipe.train.grow.into(),
+            intra: recipe.intra.into(),
+            hold: recipe.hold.into(),
+            certify: recipe.train.certify.is_some().into(),
             certify_tolerance: recipe
                 .train
                 .certify
@@ -403,10 +425,10 @@ impl ppg_train_config {
             clamp_max: to_f32(self.clamp_max)?,
             sampler: sampler_from_raw(self.sampler)?,
             gradient: gradient_from_raw(self.gradient)?,
-            baseline: self.baseline,
-            score_input: self.score_input,
-            grow: self.grow,
-            certify: self.certify.then_some(self.certify_tolerance),
+            baseline: self.baseline.get(),
+            score_input: self.score_input.get(),
+            grow: self.grow.get(),
+            certify: self.certify.get().then_some(self.certify_tolerance),
         };
         config.check(layout_batch)?;
         Ok(config)
@@ -456,7 +478,7 @@ impl ppg_objective_config {
             cascade_utility: DEFAULT_PATIENCE,
             ee_level: ppg_ee_level::Group as u32,
             ee_measure: ppg_ee_measure::Loss as u32,
-            ee_raw: false,
+            ee_raw: false.into(),
         }
     }
 
@@ -502,7 +524,7 @@ impl ppg_objective_config {
         };
         Ok(EeScore {
             measure,
-            normalised: !self.ee_raw,
+            normalised: !self.ee_raw.get(),
         })
     }
 

@@ -11,7 +11,7 @@ use ppg_host::cost::Tables;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
-use crate::options::Options;
+use crate::options::{self, Options};
 use crate::refused;
 
 /// The arrays every metric reads: `ranking` is `sessions` blocks of item ids (indices
@@ -38,6 +38,7 @@ pub fn eel(
     levels: u32,
     rank_start: &str,
 ) -> PyResult<f64> {
+    let levels = options::levels(levels)?;
     let (ranking, utility) = slices(&ranking, &utility)?;
     let t = tables(utility.len(), rank_start)?;
     let eel = Eel::new(utility, group.as_slice()?, levels, &t.exposure)
@@ -215,6 +216,9 @@ pub fn many<'py>(
     let total: usize = spans.iter().map(|&(a, b, s)| (b - a) * s).sum();
     if total != rankings.len() || offsets.last().copied() != Some(utility.len() as i64) {
         return Err(PyValueError::new_err("rankings and items do not add up"));
+    }
+    if metric == "eel" {
+        options::levels(levels)?;
     }
     let t = tables(longest, rank_start)?;
     let mut values = Vec::with_capacity(queries);

@@ -49,6 +49,22 @@ fn bad(argument: &str, why: impl std::fmt::Display) -> PyErr {
     PyValueError::new_err(format!("{argument}: {why}"))
 }
 
+/// EEL's grade levels, checked: the argument `levels` of every call that takes it.
+///
+/// # Errors
+/// `ValueError` naming `levels` outside `1..=MAX_LEVELS` (the core's own refusal names no
+/// argument).
+pub fn levels(levels: u32) -> PyResult<u32> {
+    if (1..=MAX_LEVELS).contains(&levels) {
+        Ok(levels)
+    } else {
+        Err(bad(
+            "levels",
+            format!("must be in 1..={MAX_LEVELS}, got {levels}"),
+        ))
+    }
+}
+
 /// The fairness metric named `name`.
 ///
 /// # Errors
@@ -72,9 +88,7 @@ impl Options {
     /// # Errors
     /// `ValueError` naming the argument out of range, as `ppg rerank` refuses its flags.
     pub fn spec(&self) -> PyResult<Option<CostSpec>> {
-        if !(1..=MAX_LEVELS).contains(&self.levels) {
-            return Err(bad("levels", format!("must be in 1..={MAX_LEVELS}")));
-        }
+        levels(self.levels)?;
         let (metric, ndcg) = match self.metric.as_str() {
             "callable" => return Ok(None),
             "ndcg-mix" => {

@@ -77,6 +77,31 @@ def test_frame_needs_the_levels_of_eel_stated_and_checks_its_rankings():
         ppg.metrics.frame(df, metric="ndcg-mix")
 
 
+def test_frame_refuses_a_shared_rank_and_an_item_that_changes_between_sessions():
+    df = make_queries(5, seed=1, groups=("a", "b"))
+    out = ppg.rerank_frame(df, sessions=2, keep=["group", "label"])
+    tied = out.copy()
+    tied.loc[1, "rank"] = tied.loc[0, "rank"]  # rows 0 and 1: one query, one session
+    assert tied.loc[0, ["qid", "session"]].equals(tied.loc[1, ["qid", "session"]])
+    with pytest.raises(ValueError, match=r"^rank: column 'rank': two rows of a session of query .* have rank"):
+        ppg.metrics.frame(tied, metric="dtr")
+    # An item of the second session with another group, or another label, than in the first.
+    second = out.index[(out["session"] == 1) & (out["qid"] == out.loc[0, "qid"])][0]
+    moved = out.copy()
+    moved.loc[second, "group"] = "b" if moved.loc[second, "group"] == "a" else "a"
+    with pytest.raises(ValueError, match=r"^group: column 'group': item .* in the query's first session"):
+        ppg.metrics.frame(moved, metric="dtr")
+    relabelled = out.copy()
+    relabelled.loc[second, "label"] = relabelled.loc[second, "label"] + 1
+    with pytest.raises(ValueError, match=r"^utility: column 'label': item .* in the query's first session"):
+        ppg.metrics.frame(relabelled, metric="eel", levels=2)
+    with pytest.raises(ValueError, match=r"^levels: must be in 1..=64, got 65"):
+        ppg.metrics.frame(out, metric="eel", levels=65)
+    with pytest.raises(ValueError, match=r"^levels: must be in 1..=64, got 65"):
+        ppg.metrics.eel([0, 1], np.array([1.0, 0.0]), np.array([0, 1]), levels=65)
+    ppg.metrics.frame(out, metric="eel", levels=64)
+
+
 def test_the_output_keeps_the_columns_asked_for():
     df = make_queries(20, seed=3)
     out = ppg.rerank_frame(df, sessions=2, keep=["score", "group", "label"])

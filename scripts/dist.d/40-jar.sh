@@ -25,6 +25,14 @@ mkdir -p "$stage/classes/linux-x86-64" "$stage/classes/META-INF/maven/io.github.
 tar -xzf "$c_tarball" -C "$stage" "ppg-$PPG_VERSION/lib/libppg.so.$PPG_VERSION"
 mv "$stage/ppg-$PPG_VERSION/lib/libppg.so.$PPG_VERSION" "$stage/classes/linux-x86-64/libppg.so"
 
+# The system library the classes fall back on must be this version's.
+IFS=. read -r major minor _ <<<"$PPG_VERSION"
+if [[ $major == 0 ]]; then soname=libppg.so.0.$minor; else soname=libppg.so.$major; fi
+grep -q "String SONAME = \"$soname\";" c-examples/java/ppg/PpgLibrary.java || {
+    echo "40-jar: PpgLibrary.SONAME is not $soname" >&2
+    exit 1
+}
+
 sources=(c-examples/java/ppg/Ppg.java c-examples/java/ppg/PpgLibrary.java)
 javac --release 16 -Xlint:all -Werror -cp "$jna" -d "$stage/classes" "${sources[@]}"
 

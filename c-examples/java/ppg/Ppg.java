@@ -54,6 +54,9 @@ public final class Ppg {
   /** One item of a query; a query lists them in ranked order (the input ranking). */
   public record Item(long id, double utility, int group) {}
 
+  /** The most an engine holds: items per session, sessions, samples per step. */
+  public record Capacity(long items, long sessions, long batch) {}
+
   /** The lowest-cost ranking so far ({@code items * sessions} ids) and its cost. */
   public record Best(long[] ranking, double cost) {}
 
@@ -143,6 +146,15 @@ public final class Ppg {
           "ppg_engine_set_query");
     }
 
+    /** ppg_engine_capacity: the counts the engine was made with. */
+    public Capacity capacity() {
+      PpgLibrary.SizeTByReference items = new PpgLibrary.SizeTByReference();
+      PpgLibrary.SizeTByReference sessions = new PpgLibrary.SizeTByReference();
+      PpgLibrary.SizeTByReference batch = new PpgLibrary.SizeTByReference();
+      check(LIB.ppg_engine_capacity(engine, items, sessions, batch), "ppg_engine_capacity");
+      return new Capacity(items.getValue(), sessions.getValue(), batch.getValue());
+    }
+
     /** items * sessions of the current query. */
     public int rankingLen() {
       PpgLibrary.SizeTByReference len = new PpgLibrary.SizeTByReference();
@@ -181,9 +193,24 @@ public final class Ppg {
       check(LIB.ppg_engine_set_sampler(engine, sampler), "ppg_engine_set_sampler");
     }
 
-    /** Draws {@code count} rankings, kept pending for {@link #update}. */
+    /**
+     * Draws {@code count} rankings, kept pending for {@link #update}. A negative count is an
+     * IllegalArgumentException; one above the engine's batch the library's
+     * PPG_STATUS_CAPACITY, with nothing allocated for it.
+     */
     public long[] sample(int count) {
-      long[] ids = new long[Math.multiplyExact(Math.max(count, 0), rankingLen())];
+      if (count < 0) {
+        throw new IllegalArgumentException("count must not be negative, got " + count);
+      }
+      int len = rankingLen();
+      if (count > capacity().batch()) {
+        // The library refuses the count (PPG_STATUS_CAPACITY) before it looks at the
+        // buffer: nothing is allocated for it.
+        check(
+            LIB.ppg_engine_sample(engine, new SizeT(count), new long[1], new SizeT(0)),
+            "ppg_engine_sample");
+      }
+      long[] ids = new long[Math.multiplyExact(count, len)];
       check(
           LIB.ppg_engine_sample(engine, new SizeT(count), ids, new SizeT(ids.length)),
           "ppg_engine_sample");
@@ -273,7 +300,29 @@ public final class Ppg {
         cs[k].utility = items[k].utility();
         cs[k].group = items[k].group();
       }
-      long[] out = new long[(int) (items.length * sessions)];
+      if (sessions < 0) {
+        throw new IllegalArgumentException("sessions must not be negative, got " + sessions);
+      }
+      Capacity capacity = capacity();
+      if (items.length > capacity.items() || sessions > capacity.sessions()) {
+        // The library refuses counts beyond the engine (PPG_STATUS_CAPACITY) before it
+        // looks at the buffer: nothing is allocated from them.
+        check(
+            LIB.ppg_engine_rerank(
+                engine,
+                cs,
+                new SizeT(items.length),
+                new SizeT(sessions),
+                objective,
+                config,
+                seed,
+                new long[1],
+                new SizeT(0),
+                report != null ? report : newReport()),
+            "ppg_engine_rerank");
+      }
+      // At most the engine's own layout.
+      long[] out = new long[Math.toIntExact(Math.multiplyExact(items.length, sessions))];
       PpgLibrary.TrainReport r = report != null ? report : newReport();
       check(
           LIB.ppg_engine_rerank(

@@ -11,6 +11,10 @@ import com.sun.jna.ptr.ByReference;
 import com.sun.jna.ptr.PointerByReference;
 import java.io.File;
 import java.io.IOException;
+import java.io.InputStream;
+import java.net.URL;
+import java.nio.file.Files;
+import java.nio.file.StandardCopyOption;
 
 /**
  * The C API of include/ppg.h, mapped one to one with JNA (the header is the manual). Every
@@ -18,11 +22,20 @@ import java.io.IOException;
  *
  * <p>Which {@code libppg.so} is loaded: the one in {@code jna.library.path} when that is set;
  * else the one the jar carries for this platform (JNA's resource path, {@code
- * linux-x86-64/libppg.so} in the released jar), which is the version of these classes;
- * else the system's ({@code LD_LIBRARY_PATH}, the loader's folders). When none is found
- * the error names the platform looked for.
+ * linux-x86-64/libppg.so} in the released jar), which is the version of these classes; else,
+ * or when that copy cannot be loaded (JNA's temporary folder mounted noexec), the system's
+ * {@link #SONAME} ({@code LD_LIBRARY_PATH}, the loader's folders). When none loads, the error
+ * says what to set.
+ *
+ * <p>The carried copy is written to JNA's temporary folder ({@code jna.tmpdir}, else {@code
+ * ~/.cache/JNA/temp}) as {@code ppg-<pid>-<n>-libppg.so} and deleted as soon as it is loaded
+ * (the mapping stays), so a JVM killed with SIGKILL leaves at most a copy it had not loaded
+ * yet; the next load removes the copies of processes that no longer run.
  */
 public interface PpgLibrary extends Library {
+  /** The library's SONAME, the system copy this version of the classes can use. */
+  String SONAME = "libppg.so.0.2";
+
   PpgLibrary INSTANCE = load();
 
   private static PpgLibrary load() {
@@ -31,27 +44,114 @@ public interface PpgLibrary extends Library {
     }
     // JNA's own order would try the system's folders before the jar: an older libppg
     // installed there would win over the one built with these classes.
-    File bundled;
+    String resource = Platform.RESOURCE_PREFIX + "/" + copyName();
+    URL carried = PpgLibrary.class.getClassLoader().getResource(resource);
+    if (carried == null) {
+      return system(
+          "the class path holds no " + resource + " (the released jar carries linux-x86-64 only)",
+          null);
+    }
+    File dir = null;
+    File copy = null;
     try {
-      bundled = Native.extractFromResourcePath("ppg", PpgLibrary.class.getClassLoader());
-    } catch (IOException noResource) {
-      try {
-        return Native.load("ppg", PpgLibrary.class);
-      } catch (UnsatisfiedLinkError noSystemLibrary) {
-        UnsatisfiedLinkError e =
-            new UnsatisfiedLinkError(
-                "libppg for platform "
-                    + Platform.RESOURCE_PREFIX
-                    + " not found: the class path holds no "
-                    + Platform.RESOURCE_PREFIX
-                    + "/libppg.so (the released jar carries linux-x86-64 only), and the"
-                    + " system has no libppg.so; build libppg for this platform and run with"
-                    + " -Djna.library.path=<its folder>");
-        e.addSuppressed(noSystemLibrary);
-        throw e;
+      dir = tempDir();
+      sweep(dir);
+      String pid = String.valueOf(ProcessHandle.current().pid());
+      copy = File.createTempFile("ppg-" + pid + "-", "-" + copyName(), dir);
+      try (InputStream in = carried.openStream()) {
+        Files.copy(in, copy.toPath(), StandardCopyOption.REPLACE_EXISTING);
+      }
+      return Native.load(copy.getAbsolutePath(), PpgLibrary.class);
+    } catch (IOException | UnsatisfiedLinkError e) {
+      return system(
+          "the jar's copy could not be loaded from "
+              + (dir != null ? dir : "JNA's temporary folder")
+              + " ("
+              + e.getMessage()
+              + "; a folder mounted noexec cannot hold libraries)",
+          e);
+    } finally {
+      // Loaded (mapped) or not, the file is no longer needed.
+      if (copy != null && !copy.delete()) {
+        copy.deleteOnExit();
       }
     }
-    return Native.load(bundled.getAbsolutePath(), PpgLibrary.class);
+  }
+
+  /**
+   * JNA's temporary folder, by JNA's rule (its own function is not public): {@code
+   * jna.tmpdir}, else {@code $XDG_CACHE_HOME/JNA/temp} ({@code ~/.cache/JNA/temp}), else
+   * {@code java.io.tmpdir}.
+   */
+  private static File tempDir() throws IOException {
+    String set = System.getProperty("jna.tmpdir");
+    File dir;
+    if (set != null) {
+      dir = new File(set);
+    } else {
+      String xdg = System.getenv("XDG_CACHE_HOME");
+      File cache =
+          xdg == null || xdg.isEmpty()
+              ? new File(System.getProperty("user.home"), ".cache")
+              : new File(xdg);
+      dir = new File(cache, "JNA/temp");
+    }
+    dir.mkdirs();
+    if (set == null && !(dir.isDirectory() && dir.canWrite())) {
+      dir = new File(System.getProperty("java.io.tmpdir"));
+    }
+    if (!dir.isDirectory()) {
+      throw new IOException("no folder " + dir);
+    }
+    return dir;
+  }
+
+  /** The file name of the library, {@code libppg.so} on Linux. */
+  private static String copyName() {
+    return System.mapLibraryName("ppg");
+  }
+
+  /** The system's {@link #SONAME}, or an error saying why the jar's copy was not used. */
+  private static PpgLibrary system(String whyNotTheJars, Throwable cause) {
+    try {
+      return Native.load(SONAME, PpgLibrary.class);
+    } catch (UnsatisfiedLinkError noSystemLibrary) {
+      UnsatisfiedLinkError e =
+          new UnsatisfiedLinkError(
+              "libppg for platform "
+                  + Platform.RESOURCE_PREFIX
+                  + " not loaded: "
+                  + whyNotTheJars
+                  + ", and the system has no "
+                  + SONAME
+                  + ". Set -Djna.tmpdir=<a folder where libraries may be loaded from>,"
+                  + " or install libppg (scripts/install) or build it and run with"
+                  + " -Djna.library.path=<its folder>");
+      if (cause != null) {
+        e.addSuppressed(cause);
+      }
+      e.addSuppressed(noSystemLibrary);
+      throw e;
+    }
+  }
+
+  /** Removes the copies left in {@code dir} by processes that no longer run (SIGKILL). */
+  private static void sweep(File dir) {
+    File[] left =
+        dir.listFiles((d, name) -> name.startsWith("ppg-") && name.endsWith("-" + copyName()));
+    if (left == null) {
+      return;
+    }
+    for (File f : left) {
+      String[] parts = f.getName().split("-", 3);
+      try {
+        if (ProcessHandle.of(Long.parseLong(parts[1])).isEmpty()) {
+          f.delete();
+        }
+      } catch (NumberFormatException notOurs) {
+        // Another program's file of a similar name: left alone.
+      }
+    }
   }
 
   // ppg_status
@@ -127,7 +227,7 @@ public interface PpgLibrary extends Library {
   }
 
   /**
-   * ppg_train_config; C's {@code bool} fields are bytes (0 or 1). Filled by {@code
+   * ppg_train_config; C's {@code bool} fields are bytes (any byte but 0 is true). Filled by {@code
    * ppg_train_config_init(c, new SizeT(c.size()))}, which sets {@code struct_size}.
    */
   @Structure.FieldOrder({
@@ -214,6 +314,9 @@ public interface PpgLibrary extends Library {
   void ppg_engine_free(Pointer engine);
 
   int ppg_engine_set_query(Pointer engine, Item[] items, SizeT count, SizeT sessions);
+
+  int ppg_engine_capacity(
+      Pointer engine, SizeTByReference items, SizeTByReference sessions, SizeTByReference batch);
 
   int ppg_engine_ranking_len(Pointer engine, SizeTByReference len);
 

@@ -267,6 +267,51 @@ public final class PpgTest {
         "zero items");
   }
 
+  /**
+   * Counts beyond the engine are the library's PPG_STATUS_CAPACITY, a negative one an
+   * IllegalArgumentException naming it, with nothing allocated from them ({@code (int)
+   * (n * sessions)} was negative or truncated).
+   */
+  static void countsBeyondTheEngine(Query q) {
+    try (Engine engine = newEngine(q, 16, 4)) {
+      Ppg.Capacity capacity = engine.capacity();
+      check(
+          capacity.equals(new Ppg.Capacity(q.items().length, q.sessions(), 16)),
+          "capacity: " + capacity);
+      PpgLibrary.ObjectiveConfig eel = Ppg.defaultObjective(PpgLibrary.PPG_METRIC_EEL);
+      PpgLibrary.TrainConfig config = Ppg.defaultTrainConfig();
+      for (long sessions : new long[] {1L << 40, 1L << 31, 1L << 25, q.sessions() + 1}) {
+        check(
+            statusOf(() -> engine.rerank(q.items(), sessions, eel, config, 1, null))
+                == PpgLibrary.PPG_STATUS_CAPACITY,
+            "rerank over " + sessions + " sessions");
+      }
+      try {
+        engine.rerank(q.items(), -1, eel, config, 1, null);
+        check(false, "rerank over -1 sessions should throw");
+      } catch (IllegalArgumentException e) {
+        check(e.getMessage().contains("sessions"), "-1 sessions: " + e.getMessage());
+      }
+      engine.setQuery(q.items(), q.sessions());
+      check(
+          statusOf(() -> engine.sample(1 << 30)) == PpgLibrary.PPG_STATUS_CAPACITY,
+          "2^30 samples");
+      check(statusOf(() -> engine.sample(17)) == PpgLibrary.PPG_STATUS_CAPACITY, "17 samples");
+      try {
+        engine.sample(-1);
+        check(false, "-1 samples should throw");
+      } catch (IllegalArgumentException e) {
+        check(e.getMessage().contains("count"), "-1 samples: " + e.getMessage());
+      }
+      check(
+          engine.sample(16).length == 16 * q.items().length * q.sessions(), "the whole batch");
+      check(
+          engine.rerank(q.items(), q.sessions(), eel, config, 1, null).length
+              == q.items().length * q.sessions(),
+          "rerank within the engine");
+    }
+  }
+
   public static void main(String[] args) {
     System.out.println("libppg " + Ppg.version());
     try {
@@ -277,6 +322,7 @@ public final class PpgTest {
         stepwise(q, seed++);
       }
       errors(QUERIES[0]);
+      countsBeyondTheEngine(QUERIES[0]);
     } catch (RuntimeException e) {
       e.printStackTrace();
       check(false, "unexpected exception: " + e);

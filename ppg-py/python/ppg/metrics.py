@@ -222,7 +222,35 @@ def frame(
             f"item: item {items.iat[at]!r} appears twice in a session of query "
             f"{names[codes[at]]!r} (at {_checks.where(at, labels)})"
         )
+    if rank in df.columns:
+        # Two rows of one session at one rank have no order between them.
+        p_o = position[order]
+        tie = (q_o[1:] == q_o[:-1]) & (s_o[1:] == s_o[:-1]) & (p_o[1:] == p_o[:-1])
+        if tie.any():
+            at = int(order[np.flatnonzero(tie)[0] + 1])
+            raise ValueError(
+                f"rank: column {rank!r}: two rows of a session of query {names[codes[at]]!r} have rank "
+                f"{position[at]:g} (at {_checks.where(at, labels)})"
+            )
     item_offsets = np.concatenate(([0], np.cumsum(n_items))).astype(np.int64)
+    # An item is one item in every session: the metric reads its utility and group from
+    # the first session, so another value in a later one is refused, not ignored.
+    key = item_offsets[q_o] + ids
+    first_row = np.empty(item_offsets[-1], dtype=np.int64)
+    first_row[key[in_first]] = first_rows
+    ref = first_row[key]
+    for argument, column, value, shown in (
+        ("utility", utility, u, df[utility]),
+        ("group", group, g_codes, g_values),
+    ):
+        differs = value[order] != value[ref]
+        if differs.any():
+            at, was = int(order[np.flatnonzero(differs)[0]]), int(ref[np.flatnonzero(differs)[0]])
+            raise ValueError(
+                f"{argument}: column {column!r}: item {items.iat[at]!r} of query {names[codes[at]]!r} has "
+                f"{shown.iat[at]!r} here and {shown.iat[was]!r} in the query's first session "
+                f"(at {_checks.where(at, labels)})"
+            )
     values = _ppg.many(
         metric,
         np.ascontiguousarray(ids, dtype=np.uint16),
