@@ -230,6 +230,12 @@ pub struct RerankArgs {
     /// Cut-off k of NDCG@k in --metric ndcg-mix.
     #[arg(long, default_value_t = 10)]
     pub ndcg_k: usize,
+    /// Groups of AWRF's population (--metric awrf, --mix-fairness awrf): the target is
+    /// uniform over this many, as TREC 2021's was over every region whether a query held
+    /// it or not [default: the groups of the whole input, counted in a first pass over a
+    /// file; required when the input is not a regular file]
+    #[arg(long, value_parser = clap::value_parser!(u8).range(1..=16))]
+    pub awrf_groups: Option<u8>,
     /// Browsing model of --metric ee.
     #[arg(long, value_enum, default_value_t = BrowseArg::Cascade)]
     pub browse: BrowseArg,
