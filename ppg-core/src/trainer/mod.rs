@@ -59,6 +59,8 @@ pub(crate) struct Trainer<'a> {
     /// grown run's smaller stages (`0`: none).
     call_bound: Option<LowerBound>,
     call_sessions: usize,
+    /// The search at the call's own count built rankings ([`Trainer::refill_optimum`]).
+    call_found: bool,
     /// The session count whose optimum rankings the batch holds ([`Trainer::optimum`];
     /// `0`: none): a draw overwrites them.
     optimum_in_batch: usize,
@@ -95,6 +97,7 @@ impl<'a> Trainer<'a> {
             bound_sessions: 0,
             call_bound: None,
             call_sessions: 0,
+            call_found: false,
             optimum_in_batch: 0,
         })
     }
@@ -106,6 +109,7 @@ impl<'a> Trainer<'a> {
         self.bound = None;
         self.call_sessions = 0;
         self.call_bound = None;
+        self.call_found = false;
         self.optimum_in_batch = 0;
     }
 
@@ -154,6 +158,7 @@ impl<'a> Trainer<'a> {
         let bound = self.search_optimum(objective, n, sessions);
         if for_call {
             (self.call_bound, self.call_sessions) = (bound, sessions);
+            self.call_found = self.optimum_in_batch(sessions);
         } else {
             (self.bound, self.bound_sessions) = (bound, sessions);
         }
@@ -180,16 +185,18 @@ impl<'a> Trainer<'a> {
         bound
     }
 
-    /// Whether the batch holds the optimum's rankings at `sessions` sessions, written
-    /// again by the objective's search where a draw overwrote them (the bound stays as
-    /// cached). The batch must be free.
+    /// Whether the batch holds the optimum's rankings at `sessions` sessions: at a count
+    /// searched last ([`Trainer::optimum`]) as that search left it, at the call's own count
+    /// written again by the objective's search where a draw overwrote them and the first
+    /// search built them (the bound stays as cached). No search runs again for an
+    /// objective that builds no rankings. The batch must be free.
     pub(crate) fn refill_optimum(
         &mut self,
         objective: &dyn Objective,
         n: usize,
         sessions: usize,
     ) -> bool {
-        if !self.optimum_in_batch(sessions) {
+        if !self.optimum_in_batch(sessions) && sessions == self.call_sessions && self.call_found {
             self.search_optimum(objective, n, sessions);
         }
         self.optimum_in_batch(sessions)
