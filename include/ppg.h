@@ -426,6 +426,13 @@ typedef struct ppg_objective_config {
   // The number raw rather than normalised per query by the evaluator's bounds.
   // Default false (TREC 2020 normalised).
   bool ee_raw;
+  // `PPG_METRIC_AWRF`'s population: uniform over this many groups, 1 to 16, the
+  // attribute's (the whole input's, as `ppg rerank` counts a file's), so that a query
+  // lacking some of them is scored as TREC 2021 scored it; no group id of the query may
+  // reach it. 0 (the default): the groups `0..=max id` of the query (`ppg_engine_rerank`:
+  // the groups present in it). New in 0.2.0's fourth layout (a `size_t`: a 32-bit field
+  // would fit in the third's tail padding and keep its sizeof).
+  size_t awrf_groups;
 } ppg_objective_config;
 
 // What a training run did. Prepare it with `ppg_train_report_default` before passing

@@ -176,13 +176,18 @@ RECIPE
   at each count the better of its best and the previous count's best copied into every
   session. The paper's single run falls away from the optimum as sessions grow (TREC
   2020, true labels, DTR with --intra: 1.817 at 4 sessions, 2.116 at 32; grown, 1.810
-  at both, the exact optimum); grown, the result is never worse than the single run nor
-  than at half the sessions, for about twice the training. --no-grow is the single run.
+  at both, the exact optimum); grown, the result is never worse than at half the
+  sessions on every metric (they all average over sessions; where certified, within
+  --certify), and with --intra never worse than the single run, for about twice the
+  training. --no-grow is the single run.
   Without --intra, each run first keeps the order within each group, then frees it and
-  trains again from the best ranking found: with every pair free from the start the
-  search stops far from the optimum on long lists (TREC 2020, true labels, DTR: 1.858
-  against the optimum's 1.810; held first, 1.810 at every number of sessions), for
-  about twice the training again. --no-hold trains with every pair free from the start.
+  trains again from the best ranking found, at every count of a grown run (the free
+  run starting from the previous count's answer copied when that is better): with
+  every pair free from the start the search stops far from the optimum on long lists
+  (TREC 2020, true labels, DTR: 1.858 against the optimum's 1.810; held first, 1.810
+  at every number of sessions; --metric ee, EE-L 0.049 at 1 session, 0.004 at 4 and
+  at 32), for about twice the training again. --no-hold trains with every pair free
+  from the start.
   Every run stops as soon as its best cost is within --certify (default 1e-8) of the
   cost's exact optimum at its number of sessions, where the cost has one (DTR alone, EEL
   alone over two groups): in every stage of a grown run and both parts of a held one.
@@ -235,6 +240,12 @@ pub struct RerankArgs {
     /// Cut-off k of NDCG@k in --metric ndcg-mix.
     #[arg(long, default_value_t = 10)]
     pub ndcg_k: usize,
+    /// Groups of AWRF's population (--metric awrf, --mix-fairness awrf): the target is
+    /// uniform over this many, as TREC 2021's was over every region whether a query held
+    /// it or not [default: the groups of the whole input, counted in a first pass over a
+    /// file; required when the input is not a regular file]
+    #[arg(long, value_parser = clap::value_parser!(u8).range(1..=16))]
+    pub awrf_groups: Option<u8>,
     /// Browsing model of --metric ee.
     #[arg(long, value_enum, default_value_t = BrowseArg::Cascade)]
     pub browse: BrowseArg,

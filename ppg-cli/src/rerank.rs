@@ -54,7 +54,7 @@ struct Checks<'a> {
 
 pub fn run(args: &RerankArgs) -> Result<()> {
     let started = Instant::now();
-    let spec = cost_spec(args)?;
+    let mut spec = cost_spec(args)?;
     let recipe = recipe(args)?;
     let (max_groups, why) = ppg_host::cost::max_groups(spec.metric);
     check_method(args)?;
@@ -93,6 +93,9 @@ pub fn run(args: &RerankArgs) -> Result<()> {
         most: budget::longest_line(memory),
         why: "the longest line read is 1/64 of --memory, at least 1 MiB",
     };
+    if spec.metric == Metric::Awrf {
+        spec.awrf_groups = Some(awrf_groups(args, max_groups, why, longest)?);
+    }
     let mut reader = Reader::new(streams::open_input(&args.input)?, max_groups, why, longest)
         .map_err(located)?;
     let use_label = match args.utility {
@@ -230,6 +233,24 @@ fn task(c: &Checks, index: usize, mut query: Query, groups: &[String]) -> Result
     }
     if c.spec.metric == Metric::Dtr {
         dtr_sums(c, &query, &utility, name, groups)?;
+    }
+    // Only with --awrf-groups: a count of the whole file holds every group.
+    if let Some(population) = c.spec.awrf_groups {
+        if let Some(i) = query
+            .group
+            .iter()
+            .position(|&g| usize::from(g) >= population)
+        {
+            return Err(CliError::input(
+                c.path,
+                query.lines[i],
+                format!(
+                    "group {} is group number {} of the input, beyond --awrf-groups {population}",
+                    quoted(&groups[usize::from(query.group[i])]),
+                    usize::from(query.group[i]) + 1
+                ),
+            ));
+        }
     }
     let engine_bytes = Ppg::bytes(Dims::new(query.len(), c.sessions, c.batch)) as u64;
     if engine_bytes > c.memory {
@@ -476,6 +497,36 @@ fn cost_spec(args: &RerankArgs) -> Result<CostSpec> {
         },
         ..CostSpec::new(metric, args.levels, ndcg)
     })
+}
+
+/// AWRF's population (issue 38, point 8): `--awrf-groups`, or the number of groups of the
+/// whole input, counted by reading a regular file once before the run (the run reads it
+/// again, query by query). A stream cannot be read twice, and its first queries would be
+/// optimised before its last group appeared: it needs the flag.
+fn awrf_groups(
+    args: &RerankArgs,
+    max_groups: usize,
+    why: &'static str,
+    longest: Limit,
+) -> Result<usize> {
+    if let Some(groups) = args.awrf_groups {
+        return Ok(usize::from(groups));
+    }
+    let file = !destination::is_std(&args.input)
+        && std::fs::metadata(&args.input).is_ok_and(|m| m.is_file());
+    if !file {
+        return Err(CliError::Usage(
+            "--metric awrf reading a stream needs --awrf-groups N: AWRF's population is the \
+             groups of the whole input, which a stream cannot count before its first query"
+                .into(),
+        ));
+    }
+    let path = args.input.display().to_string();
+    let located = |e: InputError| CliError::input(&path, e.line, e.message);
+    let mut reader = Reader::new(streams::open_input(&args.input)?, max_groups, why, longest)
+        .map_err(located)?;
+    while reader.next_query().map_err(located)?.is_some() {}
+    Ok(reader.groups().len().max(1))
 }
 
 /// The browsing model of --metric ee, its parameters checked by the engine.

@@ -226,3 +226,131 @@ fn dtr_over_three_groups_gets_no_worse() {
     let summary = format!("certified {} of 1 queries (1 with a bound)", row[5]);
     assert!(stderr.contains(&summary), "{stderr}");
 }
+
+/// TREC 2021's score (AWRF x NDCG) of one ranking of `(label, group)` rows, the population
+/// uniform over `groups`: the scorer's formula (`fair-trec/trec2021-fair-public`,
+/// `metrics.py`: `qtarget = (qalign + world_pop) * 0.5` over every region, `qr_awrf`,
+/// `qr_ndcg`) written out, sharing nothing with ppg.
+fn trec_score(rows: &[(f64, usize)], groups: usize) -> f64 {
+    let attention = |r: usize| 1.0 / ((r + 1).max(2) as f64).log2();
+    let relevant = rows.iter().filter(|r| r.0 > 0.0).count();
+    let mut target = vec![1.0 / groups as f64; groups];
+    for &(label, g) in rows {
+        if label > 0.0 {
+            target[g] += 1.0 / relevant as f64;
+        }
+    }
+    target.iter_mut().for_each(|t| *t *= 0.5);
+    let mut dist = vec![0.0; groups];
+    let mut dcg = 0.0;
+    for (r, &(label, g)) in rows.iter().enumerate() {
+        dist[g] += attention(r);
+        if label > 0.0 {
+            dcg += attention(r);
+        }
+    }
+    let all: f64 = dist.iter().sum();
+    dist.iter_mut().for_each(|d| *d /= all);
+    let m: Vec<f64> = dist
+        .iter()
+        .zip(&target)
+        .map(|(a, b)| 0.5 * (a + b))
+        .collect();
+    let kl = |p: &[f64]| -> f64 {
+        p.iter()
+            .zip(&m)
+            .filter(|&(&a, _)| a > 0.0)
+            .map(|(&a, &b)| a * (a / b).ln())
+            .sum()
+    };
+    let ideal: f64 = (0..relevant).map(attention).sum();
+    (1.0 - 0.5 * (kl(&dist) + kl(&target))) * dcg / ideal
+}
+
+/// A file of three groups whose queries lack one of them or hold one only: `--report`'s
+/// cost before (the input ranking) is 1 - TREC's score over the file's three groups, to
+/// 1e-12; optimising never lowers TREC's score; stdin needs `--awrf-groups`, and with it
+/// gives the same report as the file (issue 38, point 8).
+#[test]
+fn awrf_takes_its_population_over_the_whole_inputs_groups() {
+    // (qid, item, score, group, label); the input ranking is by score.
+    let rows: &[(&str, &str, f64, &str, f64)] = &[
+        ("a", "a1", 0.9, "x", 1.0),
+        ("a", "a2", 0.8, "x", 1.0),
+        ("a", "a3", 0.7, "z", 0.0),
+        ("a", "a4", 0.6, "x", 1.0),
+        ("a", "a5", 0.5, "z", 1.0),
+        ("b", "b1", 0.9, "y", 1.0),
+        ("b", "b2", 0.8, "y", 0.0),
+        ("b", "b3", 0.7, "y", 1.0),
+        ("c", "c1", 0.9, "x", 1.0),
+        ("c", "c2", 0.8, "y", 0.0),
+        ("c", "c3", 0.7, "z", 1.0),
+        ("c", "c4", 0.6, "y", 1.0),
+    ];
+    let mut input = String::from("qid\titem\tscore\tgroup\tlabel\n");
+    for (q, i, s, g, l) in rows {
+        input.push_str(&format!("{q}\t{i}\t{s}\t{g}\t{l}\n"));
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("in.tsv");
+    std::fs::write(&file, &input).unwrap();
+    let id = |g: &str| ["x", "y", "z"].iter().position(|&h| h == g).unwrap();
+    let report = |args: &[&str], stdin: Option<&str>| -> String {
+        let path = dir.path().join("report.tsv");
+        let mut cmd = ppg();
+        cmd.arg("rerank")
+            .args(args)
+            .args(["--metric", "awrf", "--sessions", "2"]);
+        cmd.arg("--report")
+            .arg(&path)
+            .args(["--force", "-o"])
+            .arg(dir.path().join("o.tsv"));
+        if let Some(text) = stdin {
+            cmd.write_stdin(text);
+        }
+        cmd.assert().success();
+        std::fs::read_to_string(path).unwrap()
+    };
+    let from_file = report(&[file.to_str().unwrap()], None);
+    let mut checked = 0;
+    for line in from_file.lines().skip(1) {
+        let fields: Vec<&str> = line.split('\t').collect();
+        let query: Vec<(f64, usize)> = rows
+            .iter()
+            .filter(|r| r.0 == fields[0])
+            .map(|r| (r.4, id(r.3)))
+            .collect();
+        let before: f64 = fields[1].parse().unwrap();
+        let after: f64 = fields[2].parse().unwrap();
+        let trec = trec_score(&query, 3);
+        assert!((before - (1.0 - trec)).abs() < 1e-12, "{line}: TREC {trec}");
+        assert!(after <= before + 1e-12, "{line}");
+        checked += 1;
+    }
+    assert_eq!(checked, 3);
+    // A stream is read once: its population must be given.
+    ppg()
+        .args(["rerank", "-", "--metric", "awrf"])
+        .write_stdin(input.as_str())
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--awrf-groups"));
+    assert_eq!(
+        report(&["-", "--awrf-groups", "3"], Some(&input)),
+        from_file
+    );
+    // Fewer than the file's groups: the first row of the third group (in order of first
+    // appearance: x, z, y) is refused.
+    let path = dir.path().join("r2.tsv");
+    ppg()
+        .arg("rerank")
+        .arg(&file)
+        .args(["--metric", "awrf", "--awrf-groups", "2", "-o"])
+        .arg(&path)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "in.tsv:7: group \"y\" is group number 3 of the input, beyond --awrf-groups 2",
+        ));
+}

@@ -270,11 +270,17 @@ impl<'a> Query<'a> {
             ppg_metric::Awrf => {
                 let attention = &mut tables[..n];
                 Awrf::discount(attention);
-                // Uniform over the query's groups: dense ids are 0..groups.
-                let groups = group.iter().max().map_or(1, |&g| usize::from(g) + 1);
+                // Uniform over the caller's count of groups, else the query's ids
+                // 0..=max (`ppg_objective_config.awrf_groups`).
+                let groups = spec
+                    .awrf_groups
+                    .unwrap_or_else(|| group.iter().max().map_or(1, |&g| usize::from(g) + 1));
                 let population = [1.0; MAX_GROUPS];
                 let target = AwrfTarget::Trec {
-                    population: &population[..groups],
+                    population: population.get(..groups).ok_or(ppg_core::Error::Capacity {
+                        requested: groups,
+                        capacity: MAX_GROUPS,
+                    })?,
                 };
                 f(
                     &mut Awrf::new(utility, group, target, attention, AwrfCost::Product)?,
@@ -737,6 +743,7 @@ impl<'a> Engine<'a> {
             browse: spec.browse,
             level: spec.ee_level,
             ee: spec.ee,
+            awrf_groups: spec.awrf_groups,
             ..CostSpec::new(metric, spec.levels, ndcg)
         };
         let recipe = Recipe {

@@ -86,6 +86,8 @@ impl Growable for ppg_objective_config {
         offset_of!(ppg_objective_config, rank_start) + size_of::<u32>(),
         offset_of!(ppg_objective_config, ee_level) + size_of::<u32>(),
         offset_of!(ppg_objective_config, ee_raw) + size_of::<ByteBool>(),
+        // The fourth (issue 38, point 8): AWRF's population.
+        offset_of!(ppg_objective_config, awrf_groups) + size_of::<usize>(),
     ];
 
     fn defaults() -> Self {

@@ -1053,3 +1053,131 @@ fn capacity_is_the_layout_and_rerank_checks_it_before_the_buffer() {
         );
     }
 }
+
+/// `ppg_objective_config.awrf_groups` (issue 38, point 8): `ppg_engine_rerank` under
+/// `PPG_METRIC_AWRF` takes the caller's count of groups as its population, as the core's
+/// recipe does with `CostSpec::awrf_groups` (and `ppg rerank` with a file's groups): the
+/// same rankings, and a cost that is TREC 2021's over those groups; 0 is the query's
+/// groups; a count above 16 is refused, and one below the query's groups too.
+#[test]
+fn rerank_takes_awrfs_population_from_the_caller() {
+    use ppg_core::objective::Awrf;
+    use ppg_core::recipe::{CostSpec, Metric, Query, Recipe, Tables, Workspace};
+    let (_block, e) = engine(ppg_method::Ppg, ITEMS);
+    let (config, objective) = defaults();
+    // Two groups of a three-group attribute (ids 7 and 3 as the caller has them).
+    let query = items(&[7, 7, 3, 3, 7, 3]);
+    let seed = ppg_query_seed(42, 5);
+    let utility: Vec<f64> = query.iter().map(|i| i.utility).collect();
+    let group: Vec<u8> = query.iter().map(|i| u8::from(i.group == 3)).collect();
+    let score: Vec<f64> = (0..ITEMS).map(|k| (ITEMS - k) as f64).collect();
+    let mut attention = [0.0; ITEMS];
+    Awrf::discount(&mut attention);
+    let mut costs = Vec::new();
+    for (groups, core_groups) in [(3usize, Some(3usize)), (0, None)] {
+        let objective = ppg_objective_config {
+            metric: ppg_metric::Awrf as u32,
+            awrf_groups: groups,
+            ..objective
+        };
+        let mut out = [0u64; ITEMS * SESSIONS];
+        let mut report = fresh_report();
+        let st = unsafe {
+            ppg_engine_rerank(
+                e,
+                query.as_ptr(),
+                ITEMS,
+                SESSIONS,
+                &objective,
+                &config,
+                seed,
+                out.as_mut_ptr(),
+                out.len(),
+                &mut report,
+            )
+        };
+        assert_eq!(st, ppg_status::Ok);
+        let dims = ppg_core::Dims::new(ITEMS, SESSIONS, BATCH);
+        let mut mem = vec![0u8; ppg_core::Ppg::bytes(dims)];
+        let mut ppg = ppg_core::Ppg::new(&mut mem, dims, 0).unwrap();
+        let (mut order, mut u, mut g) = ([0u16; ITEMS], [0.0; ITEMS], [0u8; ITEMS]);
+        let mut rows = [0u16; ITEMS * SESSIONS];
+        let outcome = ppg
+            .rerank(
+                &Query {
+                    score: &score,
+                    utility: &utility,
+                    group: &group,
+                    sessions: SESSIONS,
+                    seed,
+                },
+                &CostSpec {
+                    awrf_groups: core_groups,
+                    ..CostSpec::new(Metric::Awrf, 5, None)
+                },
+                &Tables {
+                    exposure: &[],
+                    discount: &[],
+                    attention: &attention,
+                },
+                &Recipe::recommended(),
+                Workspace {
+                    order: &mut order,
+                    utility: &mut u,
+                    group: &mut g,
+                    scratch: &mut [],
+                },
+                &mut rows,
+            )
+            .unwrap();
+        let ids: Vec<u64> = rows.iter().map(|&r| 1000 + 7 * u64::from(r)).collect();
+        assert_eq!(&out[..], &ids[..], "{groups} groups");
+        assert_eq!(report.best_cost, outcome.after, "{groups} groups");
+        costs.push(outcome.before);
+    }
+    // The input (utility descending: rows in order) as TREC scores it over three groups,
+    // written out: attention 1 / log2(max(r, 2)); every item relevant, so NDCG is 1 and
+    // the target is the mean of the relevant items' distribution and the population's.
+    let attention_of = |r: usize| 1.0 / ((r + 1).max(2) as f64).log2();
+    let all: f64 = (0..ITEMS).map(attention_of).sum();
+    let mut dist = [0.0; 3];
+    for (r, &g) in group.iter().enumerate() {
+        dist[usize::from(g)] += attention_of(r) / all;
+    }
+    let target = [0.5 * (0.5 + 1.0 / 3.0), 0.5 * (0.5 + 1.0 / 3.0), 0.5 / 3.0];
+    let kl = |p: &[f64; 3], m: &[f64; 3]| -> f64 {
+        (0..3)
+            .filter(|&i| p[i] > 0.0)
+            .map(|i| p[i] * (p[i] / m[i]).ln())
+            .sum()
+    };
+    let m: [f64; 3] = core::array::from_fn(|i| 0.5 * (dist[i] + target[i]));
+    let trec = 1.0 - 0.5 * (kl(&dist, &m) + kl(&target, &m));
+    assert!((costs[0] - (1.0 - trec)).abs() < 1e-12, "{costs:?} {trec}");
+    assert!((costs[0] - costs[1]).abs() > 1e-3, "{costs:?}");
+    // Refused: more than 16, and fewer than the query's two groups.
+    for groups in [17usize, 1] {
+        let objective = ppg_objective_config {
+            metric: ppg_metric::Awrf as u32,
+            awrf_groups: groups,
+            ..objective
+        };
+        let mut out = [0u64; ITEMS * SESSIONS];
+        let mut report = fresh_report();
+        let st = unsafe {
+            ppg_engine_rerank(
+                e,
+                query.as_ptr(),
+                ITEMS,
+                SESSIONS,
+                &objective,
+                &config,
+                seed,
+                out.as_mut_ptr(),
+                out.len(),
+                &mut report,
+            )
+        };
+        assert_ne!(st, ppg_status::Ok, "{groups} groups");
+    }
+}

@@ -277,6 +277,13 @@ pub struct ppg_objective_config {
     /// The number raw rather than normalised per query by the evaluator's bounds.
     /// Default false (TREC 2020 normalised).
     pub ee_raw: ByteBool,
+    /// `PPG_METRIC_AWRF`'s population: uniform over this many groups, 1 to 16, the
+    /// attribute's (the whole input's, as `ppg rerank` counts a file's), so that a query
+    /// lacking some of them is scored as TREC 2021 scored it; no group id of the query may
+    /// reach it. 0 (the default): the groups `0..=max id` of the query (`ppg_engine_rerank`:
+    /// the groups present in it). New in 0.2.0's fourth layout (a `size_t`: a 32-bit field
+    /// would fit in the third's tail padding and keep its sizeof).
+    pub awrf_groups: usize,
 }
 
 /// What a training run did. Prepare it with `ppg_train_report_default` before passing
@@ -460,6 +467,8 @@ pub(crate) struct ObjectiveSpec {
     pub browse: Browse,
     pub ee_level: Level,
     pub ee: EeScore,
+    /// AWRF's population (`CostSpec::awrf_groups`); `None`: the query's groups.
+    pub awrf_groups: Option<usize>,
 }
 
 impl ppg_objective_config {
@@ -479,6 +488,7 @@ impl ppg_objective_config {
             ee_level: ppg_ee_level::Group as u32,
             ee_measure: ppg_ee_measure::Loss as u32,
             ee_raw: false.into(),
+            awrf_groups: 0,
         }
     }
 
@@ -502,7 +512,13 @@ impl ppg_objective_config {
         } else {
             (Browse::OFFICIAL, Level::Group, EeScore::OFFICIAL)
         };
+        let awrf_groups = match self.awrf_groups {
+            0 => None,
+            g if g <= ppg_core::objective::MAX_GROUPS => Some(g),
+            _ => return Err(ppg_status::InvalidArgument),
+        };
         Ok(ObjectiveSpec {
+            awrf_groups,
             metric,
             levels: self.eel_levels,
             k: self.ndcg_k,

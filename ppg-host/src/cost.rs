@@ -115,6 +115,9 @@ impl Tables {
     }
 }
 
+/// The protocol's groups (`L` and `H`): AWRF's population in [`evaluate`].
+pub const PROTOCOL_GROUPS: usize = 2;
+
 /// The protocol's evaluation of one query's output: fairness with the true labels (EEL
 /// with 2 levels; expected exposure at group level under the official cascade, the number
 /// a run chose, EE-L normalised officially; AWRF x NDCG) and NDCG@10 averaged over
@@ -158,9 +161,13 @@ pub fn evaluate(
         )?
         .report(ranking, sessions)
         .map_or(f64::NAN, |r| ee.of(&r)),
-        Metric::Awrf => ppg_core::recipe::cost::awrf(label, group, &tables.attention)?
-            .report(ranking, sessions)
-            .map_or(f64::NAN, |r| r.product),
+        // The protocol's two groups are the population of every query, one-group queries
+        // included, as TREC 2021 scored a query over every region (issue 38, point 8).
+        Metric::Awrf => {
+            ppg_core::recipe::cost::awrf(label, group, &tables.attention, Some(PROTOCOL_GROUPS))?
+                .report(ranking, sessions)
+                .map_or(f64::NAN, |r| r.product)
+        }
     };
     let ndcg = Ndcg::new(label, 10, &tables.discount)?.value(ranking, sessions);
     Ok(Eval { fairness, ndcg })

@@ -457,10 +457,12 @@ pub fn bound(
 }
 
 /// The optimisers' cost for the cell's metric: the protocol's EEL has 5 levels when
-/// optimising; expected exposure the cell's number.
+/// optimising; expected exposure the cell's number; AWRF's population the protocol's two
+/// groups, as evaluated.
 fn spec(setup: &Setup) -> CostSpec {
     CostSpec {
         ee: setup.ee,
+        awrf_groups: Some(ppg_host::cost::PROTOCOL_GROUPS),
         ..CostSpec::new(setup.metric, OPTIMISE_LEVELS, None)
     }
 }

@@ -43,6 +43,9 @@ pub struct Options {
     /// "loss", "disparity" or "relevance".
     pub ee_measure: String,
     pub ee_raw: bool,
+    /// AWRF's population (`CostSpec::awrf_groups`): the number of groups of the whole
+    /// input, set by the Python layer (a frame's groups, a list's ids `0..=max`) or given.
+    pub awrf_groups: Option<usize>,
 }
 
 fn bad(argument: &str, why: impl std::fmt::Display) -> PyErr {
@@ -140,6 +143,7 @@ impl Options {
                 },
                 normalised: !self.ee_raw,
             },
+            awrf_groups: self.awrf_groups,
             ..CostSpec::new(metric, self.levels, ndcg)
         }))
     }

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -95,3 +97,61 @@ def test_a_query_without_a_relevant_item_is_passed_through_as_by_the_cli(ppg_bin
     r = ppg.rerank(one["label"], pd.factorize(one["group"])[0], score=one["score"], metric=metric, sessions=2, seed=5)
     assert r.rankings.tolist() == [[1, 2, 0, 3]] * 2
     assert np.isnan(r.cost) and np.isnan(r.input_cost)
+
+
+def _trec_awrf_score(labels, groups, population):
+    """TREC 2021's AWRF x NDCG of one ranking (rows in ranked order), the population
+    uniform over ``population`` groups: the scorer's formula (``fair-trec/trec2021-fair-
+    public``, ``metrics.py``: ``qtarget = (qalign + world_pop) * 0.5`` over every region)
+    written out with numpy alone."""
+    labels, groups = np.asarray(labels, float), np.asarray(groups)
+    attention = 1 / np.log2(np.maximum(np.arange(1, len(labels) + 1), 2))
+    relevant = labels > 0
+    target = 0.5 * (np.bincount(groups[relevant], minlength=population) / relevant.sum() + 1 / population)
+    dist = np.bincount(groups, weights=attention, minlength=population) / attention.sum()
+    m = 0.5 * (dist + target)
+
+    def kl(p):
+        nz = p > 0
+        return float(np.sum(p[nz] * np.log(p[nz] / m[nz])))
+
+    ndcg = attention[relevant].sum() / attention[: relevant.sum()].sum()
+    return (1 - 0.5 * (kl(dist) + kl(target))) * ndcg
+
+
+def test_awrf_population_is_the_whole_inputs_groups_in_every_door(ppg_bin, tmp_path):
+    """Issue 38, point 8: a frame of three groups whose queries lack one or hold one only.
+    ``rerank_frame`` equals ``ppg rerank`` (rankings and the report's costs), both score
+    the input as TREC 2021's formula does over the three groups (to 1e-12), and
+    ``ppg.rerank`` of one query with ``awrf_groups=3`` gives the frame's costs."""
+    rows = [
+        ("a", "a1", 0.9, "x", 1), ("a", "a2", 0.8, "x", 1), ("a", "a3", 0.7, "z", 0),
+        ("a", "a4", 0.6, "x", 1), ("a", "a5", 0.5, "z", 1),
+        ("b", "b1", 0.9, "y", 1), ("b", "b2", 0.8, "y", 0), ("b", "b3", 0.7, "y", 1),
+        ("c", "c1", 0.9, "x", 1), ("c", "c2", 0.8, "y", 0), ("c", "c3", 0.7, "z", 1),
+        ("c", "c4", 0.6, "y", 1),
+    ]
+    df = pd.DataFrame(rows, columns=["qid", "item", "score", "group", "label"])
+    src, out, report = tmp_path / "in.tsv", tmp_path / "out.tsv", tmp_path / "report.tsv"
+    df.to_csv(src, sep="\t", index=False)
+    flags = ["--metric", "awrf", "--sessions", "2", "--seed", "3"]
+    subprocess.run([str(ppg_bin), "rerank", str(src), "-o", str(out), "--report", str(report), *flags], check=True)
+    expected = pd.read_csv(out, sep="\t", dtype={"qid": str, "item": str})
+    cli = pd.read_csv(report, sep="\t", dtype={"qid": str}).set_index("qid")
+    got, costs = ppg.rerank_frame(df, metric="awrf", sessions=2, seed=3, costs=True)
+    rankings = got[["qid", "session", "rank", "item"]].astype({"qid": str, "item": str})
+    pd.testing.assert_frame_equal(rankings, expected)
+    ids = {"x": 0, "y": 1, "z": 2}
+    for q, part in df.groupby("qid", sort=False):
+        trec = _trec_awrf_score(part["label"], part["group"].map(ids), 3)
+        assert abs(cli.loc[q, "cost_before"] - (1 - trec)) < 1e-12, q
+        assert abs(costs.loc[q, "before"] - cli.loc[q, "cost_before"]) < 1e-12, q
+        assert abs(costs.loc[q, "after"] - cli.loc[q, "cost_after"]) < 1e-12, q
+        # One list through ppg.rerank: the same costs with the whole input's count given;
+        # over the list's own ids only, another target where a group is missing.
+        g = part["group"].map(ids).to_numpy()
+        one = ppg.rerank(part["label"], g, score=part["score"], metric="awrf", sessions=2, awrf_groups=3)
+        assert abs(one.input_cost - cli.loc[q, "cost_before"]) < 1e-12, q
+        own_ids = pd.factorize(part["group"])[0]
+        own = ppg.rerank(part["label"], own_ids, score=part["score"], metric="awrf", sessions=2)
+        assert (abs(own.input_cost - one.input_cost) > 1e-3) == (q != "c"), q

@@ -22,8 +22,8 @@ pub enum Metric {
     /// [`CostSpec::ee`] chooses EE-D or EE-R, raw or normalised.
     Ee,
     /// AWRF x NDCG as TREC Fair Ranking 2021 scored a ranking (the target: the relevant
-    /// items' group distribution averaged with the uniform one over groups `0..=max id`);
-    /// reported as the score, optimised as 1 - score.
+    /// items' group distribution averaged with the uniform one over the attribute's groups,
+    /// [`CostSpec::awrf_groups`]); reported as the score, optimised as 1 - score.
     Awrf,
 }
 
@@ -107,6 +107,15 @@ pub struct CostSpec {
     pub level: Level,
     /// The number of [`Metric::Ee`] ([`EeScore::OFFICIAL`]: EE-L normalised).
     pub ee: EeScore,
+    /// [`Metric::Awrf`]'s population: uniform over this many groups, the attribute's (a
+    /// door that numbers groups over a whole file or frame gives their count), so that a
+    /// query lacking some of them is scored as TREC 2021's scorer scores it (its target
+    /// over every region of the world, `metrics.py`'s `qtarget`). At least the number of
+    /// groups in the query and at most [`MAX_GROUPS`]. `None`: over the groups `0..=max
+    /// id` of the list the cost is built on ([`awrf`]; after [`crate::Ppg::rerank`]'s
+    /// renumbering, the groups present in the query), which is TREC's only where every
+    /// query holds every group.
+    pub awrf_groups: Option<usize>,
 }
 
 impl CostSpec {
@@ -120,6 +129,7 @@ impl CostSpec {
             browse: Browse::OFFICIAL,
             level: Level::Group,
             ee: EeScore::OFFICIAL,
+            awrf_groups: None,
         }
     }
 
@@ -162,8 +172,8 @@ pub struct Tables<'t> {
 /// Scratch values per item [`Cost::new`] needs for [`Metric::Ee`] (none for the others).
 pub const SCRATCH_PER_ITEM: usize = ExpectedExposure::SCRATCH_PER_ITEM;
 
-/// AWRF's background population: uniform over the groups `0..=max id` (the protocol's
-/// two); TREC 2021 used the world's population by region, which these groups have none of.
+/// AWRF's background population: uniform over the attribute's groups (the protocol's two);
+/// TREC 2021 used the world's population by region, which these groups have none of.
 const AWRF_POPULATION: [f64; MAX_GROUPS] = [1.0; MAX_GROUPS];
 
 /// The expected exposure `spec` chooses (browsing model, level, number) of `utility`'s
@@ -185,17 +195,22 @@ fn expected_exposure<'a>(
     )
 }
 
-/// AWRF x NDCG of `utility`'s list with TREC 2021's target over the groups `0..=max id`
-/// ([`Metric::Awrf`]), `attention` as [`Awrf::discount`] fills it.
+/// AWRF x NDCG of `utility`'s list with TREC 2021's target ([`Metric::Awrf`]): the mean
+/// of the relevant items' group distribution and a population uniform over `groups`
+/// groups ([`CostSpec::awrf_groups`]; `None`: the groups `0..=max id` of `group`),
+/// `attention` as [`Awrf::discount`] fills it.
 ///
 /// # Errors
-/// As [`Awrf::new`]: no relevant item, a group id of [`MAX_GROUPS`] or more, ...
+/// As [`Awrf::new`]: no relevant item, a group id of [`MAX_GROUPS`] or more, ...;
+/// [`Error::Capacity`] for `groups` above [`MAX_GROUPS`], [`Error::ItemOutOfRange`] for a
+/// group id not below `groups`, [`Error::Empty`] for `groups` 0.
 pub fn awrf<'a>(
     utility: &'a [f64],
     group: &'a [u8],
     attention: &'a [f64],
+    groups: Option<usize>,
 ) -> Result<Awrf<'a>, Error> {
-    let groups = group.iter().max().map_or(1, |&g| usize::from(g) + 1);
+    let groups = groups.unwrap_or_else(|| group.iter().max().map_or(1, |&g| usize::from(g) + 1));
     let population = AWRF_POPULATION.get(..groups).ok_or(Error::Capacity {
         requested: groups,
         capacity: MAX_GROUPS,
@@ -334,9 +349,11 @@ impl<'a> Cost<'a> {
                 ndcg(k)?,
                 w,
             )?),
-            (Metric::Awrf, None) => Cost::Awrf(awrf(utility, group, tables.attention)?),
+            (Metric::Awrf, None) => {
+                Cost::Awrf(awrf(utility, group, tables.attention, spec.awrf_groups)?)
+            }
             (Metric::Awrf, Some((w, k))) => Cost::AwrfNdcg(Mix::new(
-                awrf(utility, group, tables.attention)?,
+                awrf(utility, group, tables.attention, spec.awrf_groups)?,
                 ndcg(k)?,
                 w,
             )?),

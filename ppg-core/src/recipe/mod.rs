@@ -175,21 +175,30 @@ pub fn ranking_by(score: &[f64], order: &mut [u16]) -> Result<(), Error> {
     Ok(())
 }
 
-/// Renumbers the groups present `0, 1, ...` in the order of their ids, so that a query's
-/// answer does not depend on how its door numbered groups: `ppg rerank` and Python number
-/// them over a whole file or frame, so the same two groups may come as ids 1 and 2 through
-/// one door and 0 and 1 through another, and a metric gives its two-group bound and optimum
-/// only on ids 0 and 1. Ids of [`MAX_GROUPS`] or more are left for the cost to refuse.
+/// Renumbers the groups present `0, 1, ...` in the order they first appear in `group`
+/// (the query in its starting order), so that a query's answer does not depend on how its
+/// door numbered groups: `ppg rerank` numbers them over a whole file and Python over a whole
+/// frame, each in its own order of first appearance, so the same groups may come as ids 1
+/// and 2 through one door and 0 and 1 through another, or in another order; and a metric
+/// gives its two-group bound and optimum only on ids 0 and 1. The order matters beyond the
+/// bound: a cost summed over groups rounds by their order, and a training run that compares
+/// costs equal but for that rounding takes another path (a three-group EEL query of the
+/// every-door test: other rankings through `ppg rerank` than through `ppg.rerank_frame` when
+/// the ids were renumbered in the order of their values). Ids of [`MAX_GROUPS`] or more are
+/// left for the cost to refuse.
 fn number_present(group: &mut [u8]) {
-    let mut present = 0u32;
-    for &g in group.iter() {
-        if usize::from(g) >= MAX_GROUPS {
-            return;
-        }
-        present |= 1 << g;
+    if group.iter().any(|&g| usize::from(g) >= MAX_GROUPS) {
+        return;
     }
+    let mut new = [u8::MAX; MAX_GROUPS];
+    let mut next = 0;
     for g in group.iter_mut() {
-        *g = (present & ((1u32 << *g) - 1)).count_ones() as u8;
+        let slot = &mut new[usize::from(*g)];
+        if *slot == u8::MAX {
+            *slot = next;
+            next += 1;
+        }
+        *g = *slot;
     }
 }
 

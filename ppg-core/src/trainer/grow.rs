@@ -6,13 +6,18 @@
 //! paper's fixed budget it falls away from the optimum as `S` grows (TREC 2020, DTR:
 //! 1.81 at 4 sessions, 2.12 at 32). A `p`-session solution copied into `S` sessions is a
 //! feasible `S`-session one, and for a cost that averages over sessions (the protocol's
-//! DTR and EEL, most exposure metrics) it costs the same, so keeping the better of the
-//! two never loses what a smaller count found. The copy is only scored through the
-//! objective: the objective stays a black box.
+//! DTR and EEL, expected exposure, AWRF, their NDCG mixes) it costs the same, so keeping
+//! the better of the two never loses what a smaller count found. The copy is only scored
+//! through the objective: the objective stays a black box.
+//!
+//! What a stage trains is the caller's: the plain run ([`Run::run`]), or a held run's two
+//! parts ([`super::hold`]), whose free part starts from the copy when it is the better.
 //!
 //! It uses the trainer's loop and the distribution, the sampler and the generator that the
 //! engine lends it, and the state before the call, which the engine keeps anyway to undo a
 //! failed run.
+//!
+//! [`TrainConfig::grow`]: crate::TrainConfig::grow
 
 use super::{Run, Saved, Trainer};
 use crate::{Error, Rng, TrainReport};
@@ -37,16 +42,23 @@ pub(crate) fn stages(sessions: usize) -> impl Iterator<Item = usize> {
     core::iter::once(1).chain((from..=doublings).map(move |k| odd << k))
 }
 
-/// Trains the run's distribution (started, `sessions` of them) grown over [`stages`]. On
-/// return the distribution is the last stage's, which is the same run as without growing,
-/// and the trainer's best is the better of that run's best and the kept copy. A stage
-/// whose kept copy is already certified ([`Run::target`]) is not trained: no sample can
-/// improve on it.
+/// What a stage trains, at the distribution's session count, from the state before the call
+/// (the last stage with the caller's best): the run's stage, given the cost of the kept
+/// copy in the trainer's `kept` scratch (+infinity at the first stage, where there is
+/// none), which it may take as its best. A function, not a generic, so that the loop below
+/// is compiled once for the plain and the held run (a firmware image's flash).
+pub(crate) type Stage = fn(&mut Run, f64) -> Result<TrainReport, Error>;
+
+/// Trains the run's distribution (started, `sessions` of them) grown over [`stages`], each
+/// stage trained by `stage`. On return the distribution is the last stage's, which is the
+/// same run as without growing, and the trainer's best is the better of that run's best
+/// and the kept copy. A stage whose kept copy is already certified ([`Run::target`]) is
+/// not trained: no sample can improve on it.
 ///
 /// # Errors
 /// [`Error::NotFinite`] when the objective returns NaN or an infinity, for a sample or a
 /// copy; the caller undoes the partial run.
-pub(crate) fn train(run: &mut Run) -> Result<TrainReport, Error> {
+pub(crate) fn train(run: &mut Run, stage: Stage) -> Result<TrainReport, Error> {
     let (n, sessions) = (run.dist.n, run.dist.sessions);
     let mut report = TrainReport {
         epochs: 0,
@@ -96,13 +108,14 @@ pub(crate) fn train(run: &mut Run) -> Result<TrainReport, Error> {
             kept_sessions = s;
             continue;
         }
-        let config = *run.config;
-        let stage = run.train(&config)?;
+        let stage = stage(run, copy_cost)?;
         let offset = report.epochs;
         report.epochs += stage.epochs;
         report.samples += stage.samples;
 
         let trainer = &mut *run.trainer;
+        // A held stage's free part may have started from the copy: then its best is the
+        // copy or better.
         match trainer.best(total) {
             Some((_, fresh)) if fresh <= copy_cost => {
                 let Trainer { state, kept, .. } = trainer;

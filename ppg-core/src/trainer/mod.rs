@@ -9,7 +9,8 @@
 //! - [`config`]: the recipe ([`TrainConfig`], [`Gradient`]) and its check.
 //! - [`approximate`]: the paper's Eq. 8 step as vector loops.
 //! - [`grow`]: the same loop over a growing number of sessions ([`TrainConfig::grow`]).
-//! - [`hold`]: a run with some pairs held in their order first, then released.
+//! - [`hold`]: a run with some pairs held in their order first, then released (at every
+//!   stage of a grown run).
 //! - [`optimum`]: a certifying call that starts from the objective's optimum rankings.
 //!
 //! A training call lends the trainer the engine's parts, the objective, the recipe and the
@@ -58,6 +59,8 @@ pub(crate) struct Trainer<'a> {
     /// grown run's smaller stages (`0`: none).
     call_bound: Option<LowerBound>,
     call_sessions: usize,
+    /// The search at the call's own count built rankings ([`Trainer::refill_optimum`]).
+    call_found: bool,
     /// The session count whose optimum rankings the batch holds ([`Trainer::optimum`];
     /// `0`: none): a draw overwrites them.
     optimum_in_batch: usize,
@@ -94,6 +97,7 @@ impl<'a> Trainer<'a> {
             bound_sessions: 0,
             call_bound: None,
             call_sessions: 0,
+            call_found: false,
             optimum_in_batch: 0,
         })
     }
@@ -105,6 +109,7 @@ impl<'a> Trainer<'a> {
         self.bound = None;
         self.call_sessions = 0;
         self.call_bound = None;
+        self.call_found = false;
         self.optimum_in_batch = 0;
     }
 
@@ -150,6 +155,25 @@ impl<'a> Trainer<'a> {
         if sessions == self.bound_sessions {
             return self.bound;
         }
+        let bound = self.search_optimum(objective, n, sessions);
+        if for_call {
+            (self.call_bound, self.call_sessions) = (bound, sessions);
+            self.call_found = self.optimum_in_batch(sessions);
+        } else {
+            (self.bound, self.bound_sessions) = (bound, sessions);
+        }
+        bound
+    }
+
+    /// The objective's optimum at `sessions` sessions with its rankings written into the
+    /// batch when it gives them ([`Trainer::optimum_in_batch`] then says so); the bound is
+    /// not cached.
+    fn search_optimum(
+        &mut self,
+        objective: &dyn Objective,
+        n: usize,
+        sessions: usize,
+    ) -> Option<LowerBound> {
         let values = (OPTIMUM_WORK * n + 4).min(self.work.len() / 2);
         let work = bytemuck::try_cast_slice_mut::<f32, f64>(&mut self.work[..2 * values]);
         let out = &mut self.state.batch[..n * sessions];
@@ -158,12 +182,24 @@ impl<'a> Trainer<'a> {
             _ => (None, false),
         };
         self.optimum_in_batch = if found { sessions } else { 0 };
-        if for_call {
-            (self.call_bound, self.call_sessions) = (bound, sessions);
-        } else {
-            (self.bound, self.bound_sessions) = (bound, sessions);
-        }
         bound
+    }
+
+    /// Whether the batch holds the optimum's rankings at `sessions` sessions: at a count
+    /// searched last ([`Trainer::optimum`]) as that search left it, at the call's own count
+    /// written again by the objective's search where a draw overwrote them and the first
+    /// search built them (the bound stays as cached). No search runs again for an
+    /// objective that builds no rankings. The batch must be free.
+    pub(crate) fn refill_optimum(
+        &mut self,
+        objective: &dyn Objective,
+        n: usize,
+        sessions: usize,
+    ) -> bool {
+        if !self.optimum_in_batch(sessions) && sessions == self.call_sessions && self.call_found {
+            self.search_optimum(objective, n, sessions);
+        }
+        self.optimum_in_batch(sessions)
     }
 
     /// Whether the batch holds the optimum's rankings at `sessions` sessions
@@ -464,7 +500,10 @@ impl Run<'_, '_> {
     /// As [`Run::train`]; the caller undoes the partial run.
     pub(crate) fn run(&mut self) -> Result<TrainReport, Error> {
         if self.config.grow && self.dist.sessions > 1 {
-            grow::train(self)
+            grow::train(self, |run, _| {
+                let config = *run.config;
+                run.train(&config)
+            })
         } else {
             let config = *self.config;
             self.train(&config)

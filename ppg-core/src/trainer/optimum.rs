@@ -92,12 +92,24 @@ pub(crate) struct FromOptimum {
         &mut Sampler,
         &mut dyn Objective,
     ) -> Result<bool, Error>,
+    /// A held stage's candidate ([`carry`]).
+    pub(crate) carry: Carry,
 }
+
+/// [`carry`]'s type.
+pub(crate) type Carry = fn(
+    &mut Trainer,
+    &mut Distribution,
+    &mut Sampler,
+    &mut dyn Objective,
+    f64,
+) -> Result<(f64, bool), Error>;
 
 /// [`FromOptimum`]'s functions.
 pub(crate) const FROM_OPTIMUM: FromOptimum = FromOptimum {
     bound: |trainer, objective, n, sessions| trainer.optimum(objective, n, sessions, false),
     offer,
+    carry,
 };
 
 /// One run's candidate: the optimum's rankings in the batch ([`Trainer::optimum`]), scored
@@ -126,6 +138,49 @@ pub(crate) fn offer(
         sampler.invalidate();
     }
     Ok(true)
+}
+
+/// A held stage's candidate for its free part ([`super::hold`]), before the held pairs are
+/// frozen: the optimum's rankings at the stage's count (written into the batch again where
+/// a draw overwrote them: at the call's own count, searched before the first stage),
+/// scored when they keep every frozen pair, and copied into the trainer's `kept` scratch
+/// when they cost less than `carried`, the cost of what it holds. Returns the cost of what
+/// it holds then, and whether they were scored.
+///
+/// Why: the held part refuses them (they break the held order) and draws over them, so
+/// without this the free part never saw them, and a 2-session run could end above the
+/// 1-session answer that they are (TREC 2020, EEL, by 3.4e-7).
+///
+/// # Errors
+/// [`Error::NotFinite`] when their cost is NaN or an infinity.
+pub(crate) fn carry(
+    trainer: &mut Trainer,
+    dist: &mut Distribution,
+    sampler: &mut Sampler,
+    objective: &mut dyn Objective,
+    carried: f64,
+) -> Result<(f64, bool), Error> {
+    let (n, sessions) = (dist.n, dist.sessions);
+    if objective.single() {
+        return Ok((carried, false));
+    }
+    // The stage's bound, searched and cached here when first asked (the run's certificate
+    // asks again), with its rankings; searched again only where a draw overwrote them.
+    trainer.optimum(&*objective, n, sessions, false);
+    if !trainer.refill_optimum(&*objective, n, sessions) || !keeps_frozen(trainer, dist, sampler) {
+        return Ok((carried, false));
+    }
+    let total = n * sessions;
+    let cost = objective.cost(&trainer.state.batch[..total], sessions);
+    if !cost.is_finite() {
+        return Err(Error::NotFinite { index: 0 });
+    }
+    if cost >= carried {
+        return Ok((carried, true));
+    }
+    let Trainer { state, kept, .. } = trainer;
+    kept[..total].copy_from_slice(&state.batch[..total]);
+    Ok((cost, true))
 }
 
 /// Whether the rankings in the batch keep every frozen pair in its reference order, in

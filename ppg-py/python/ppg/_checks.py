@@ -129,6 +129,10 @@ def options(**kw: Any) -> "dict[str, Any]":
         kw[key] = real(kw[key], key)
     for key in ("intra", "baseline", "grow", "hold", "certify", "ee_raw"):
         kw[key] = bool(kw[key])
+    if kw.get("awrf_groups") is not None:
+        kw["awrf_groups"] = integer(kw["awrf_groups"], "awrf_groups", 1, _ppg.MAX_GROUPS)
+    else:
+        kw["awrf_groups"] = None
     for key in ("sampler", "gradient", "mix_fairness", "rank_start", "browse", "ee_level", "ee_measure"):
         if not isinstance(kw[key], str):
             raise TypeError(f"{key}: expected a name, got {kw[key]!r}")

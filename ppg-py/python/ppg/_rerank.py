@@ -54,6 +54,7 @@ def rerank(
     ee_level: str = "group",
     ee_measure: str = "loss",
     ee_raw: bool = False,
+    awrf_groups: Optional[int] = None,
 ) -> Reranked:
     """Re-ranks one list by PPG search and returns the best rankings found.
 
@@ -73,7 +74,10 @@ def rerank(
     upper bound), normalised per query unless ``ee_raw``, under the browsing model
     ``browse`` (``"cascade"``, ``"rbp"``, ``"log"``; ``browse_patience``,
     ``cascade_utility``) at ``ee_level`` (``"group"`` or ``"item"``). ``"awrf"`` is
-    ``1 - AWRF x NDCG`` as TREC 2021 scored a ranking.
+    ``1 - AWRF x NDCG`` as TREC 2021 scored a ranking, its population uniform over
+    ``awrf_groups`` groups (default: the ids ``0..=max(groups)``, as
+    :func:`ppg.metrics.awrf` takes it; give the whole data set's count for a list that
+    lacks some of its groups, as ``ppg rerank`` counts a file's).
 
     A list of one item is returned as it is, as ``ppg rerank`` passes such a query through
     (costs 0). A list ``"awrf"`` or group-level ``"ee"`` has no value for (no utility >
@@ -139,6 +143,7 @@ def rerank(
         ee_level=ee_level,
         ee_measure=ee_measure,
         ee_raw=bool(ee_raw),
+        awrf_groups=awrf_groups if awrf_groups is not None or n == 0 else int(np.max(g)) + 1,
         sessions=sessions,
         intra=bool(intra),
         initial_weight=initial_weight,

@@ -22,6 +22,7 @@ RECIPE = (
     "sessions", "intra", "epochs", "batch", "lr", "patience", "sampler", "gradient",
     "baseline", "grow", "hold", "certify", "levels", "mix_fairness", "mix_weight", "ndcg_k", "initial_weight",
     "rank_start", "browse", "browse_patience", "cascade_utility", "ee_level", "ee_measure", "ee_raw",
+    "awrf_groups",
 )
 
 
@@ -63,6 +64,7 @@ def rerank_frame(
     ee_level: str = "group",
     ee_measure: str = "loss",
     ee_raw: bool = False,
+    awrf_groups: Optional[int] = None,
 ) -> Any:
     """Re-ranks every query of ``df`` and returns the rankings as rows
     ``qid, session, rank, item, certified, gap`` (sessions and ranks from 1), queries in
@@ -79,7 +81,9 @@ def rerank_frame(
     its starting ranking is its rows by ``score`` descending (ties: the later row first),
     ``group`` holds any hashable group names, and the utility the metric uses is
     ``utility`` if given, else ``"label"`` when ``df`` has it, else ``score``. The recipe
-    keywords are :func:`ppg.rerank`'s.
+    keywords are :func:`ppg.rerank`'s; ``awrf_groups`` (AWRF's population, uniform over
+    that many groups) defaults to the groups of the whole frame, as ``ppg rerank`` counts
+    a file's, so that a query lacking a group is scored as TREC 2021 scored it.
 
     The rows follow ``ppg rerank``'s rules (the same code checks them): ids neither
     missing, empty nor holding a NUL byte, utilities non-negative (below 1024 with
@@ -254,6 +258,12 @@ def _rerank_rows(
         count = len(g_names)
     if count > limit:
         raise ValueError(f"group: column {group!r} has {count} groups: {why}")
+    # AWRF's population: the whole frame's groups (a Spark task: the whole data set's), as
+    # `ppg rerank` counts a file's, unless given (issue 38, point 8).
+    if opts["awrf_groups"] is None:
+        opts["awrf_groups"] = max(count, 1)
+    elif opts["awrf_groups"] < count:
+        raise ValueError(f"awrf_groups: {opts['awrf_groups']} is fewer than the {count} groups of column {group!r}")
     keys = pd.DataFrame({"q": codes, "i": items.to_numpy()})
     duplicated = keys.duplicated()
     if duplicated.any():
