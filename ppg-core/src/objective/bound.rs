@@ -82,6 +82,10 @@ pub const CERTIFY_BUDGET: u64 = 20_000;
 /// ([`solve`]'s module docs).
 const FIRST_WALK: u64 = 50;
 
+/// Nodes a walk is expected to take to meet a total within the tolerance of the hull bound
+/// above which the lattice goes first ([`solve`]'s module docs).
+const DENSE_WALK: u64 = 2_000;
+
 /// The longest list whose walk keeps its count vectors on the stack when the caller lends
 /// none, so that the lattice can finish them.
 const OWN_COUNTS: usize = 64;
@@ -322,7 +326,18 @@ pub fn solve_within(
     // than a long walk would meet one (`lattice`); where that fails too (near the hull's
     // ends, where the totals are sparse and the optimum is above the hull bound), the walk
     // runs to its whole budget.
-    let short = sessions >= 2 && search.counts.is_some();
+    let short = sessions >= 2 && search.counts.is_some() && search.floor == search.at_centre && {
+        // Near the centre the walk's leaves are about the smallest exposure step apart: it
+        // meets one within the tolerance after about `step / width` of them, a few nodes
+        // each. Where that is few (EEL's parabola is wide at its vertex), the walk is the
+        // cheaper proof; where it is many (DTR's ratio is steep), the lattice.
+        let step = exposure
+            .windows(2)
+            .map(|w| w[0] - w[1])
+            .filter(|&d| d > 0.0)
+            .fold(f64::INFINITY, f64::min);
+        step / search.width(TOLERANCE) * n as f64 > DENSE_WALK as f64
+    };
     search.budget = if short {
         budget.min(FIRST_WALK)
     } else {
@@ -385,16 +400,8 @@ impl Search<'_, '_> {
         if self.counts.is_none() || self.floor != self.at_centre {
             return;
         }
-        // The total's resolution: the distance from the centre within which the metric
-        // stays within a tenth of the tolerance of the hull bound, halved until it does.
-        let mut scale = 1e-6 * self.total * self.sessions as f64;
-        let within = |search: &Self, x: f64| search.at(x) - search.floor <= 0.1 * TOLERANCE;
-        for _ in 0..64 {
-            if within(self, self.centre - scale) && within(self, self.centre + scale) {
-                break;
-            }
-            scale *= 0.5;
-        }
+        // The total's resolution: within a tenth of the tolerance of the hull bound.
+        let scale = self.width(0.1 * TOLERANCE);
         let mut ends = [0usize; MAX_BLOCKS];
         for (slot, b) in ends.iter_mut().zip(self.blocks) {
             *slot = b.end;
@@ -432,6 +439,25 @@ impl Search<'_, '_> {
                 .sum();
             self.best = self.at(x);
         }
+    }
+
+    /// How far from the centre a total keeps the metric within `tolerance` of the hull
+    /// bound: the whole range of totals, halved until both ends do.
+    fn width(&self, tolerance: f64) -> f64 {
+        let mut width = self.total * self.sessions as f64;
+        for _ in 0..128 {
+            let (lo, hi) = (self.centre - width, self.centre + width);
+            // Only totals that some exposure split gives (DTR is no ratio outside them).
+            let inside = lo > 0.0 && hi < self.total * self.sessions as f64;
+            if inside
+                && self.at(lo) - self.floor <= tolerance
+                && self.at(hi) - self.floor <= tolerance
+            {
+                break;
+            }
+            width *= 0.5;
+        }
+        width
     }
 
     /// Makes the search walk again from the top, with a new budget; its best is kept.
