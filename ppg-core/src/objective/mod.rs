@@ -10,6 +10,7 @@ mod awrf;
 pub mod bound;
 pub mod bound_groups;
 mod browse;
+mod deal;
 mod dtr;
 mod dtr_groups;
 mod eel;
@@ -18,6 +19,7 @@ pub mod exposure;
 mod lattice;
 mod mix;
 mod ndcg;
+mod peel;
 mod real;
 mod stoppable;
 
