@@ -56,7 +56,7 @@
 //!   group): then the proven lower bound is the hull bound alone, and [`Bound::exact`] is
 //!   false. It gives up with that flag; it never certifies what it has not proven.
 
-use super::bound::{Bound, BoundError, MAX_BLOCKS, TOLERANCE};
+use super::bound::{self, Bound, BoundError, Shape, MAX_BLOCKS, TOLERANCE};
 use super::peel::{self, Matrix, LIST, ROWS};
 use super::MAX_GROUPS;
 
@@ -354,24 +354,25 @@ impl Search<'_> {
     }
 
     /// Peels a count matrix towards [`Search::hull_point`] ([`peel`]); keeps it when its
-    /// DTR is within half the tolerance of the hull bound (which makes the bound exact).
+    /// DTR is within 0.9 of the tolerance of the hull bound (which makes the bound exact).
     fn finish(&mut self) {
         let (k, slots, n) = (self.groups, self.slots, self.exposure.len());
         let point = self.hull_point();
+        let level = self.floor <= 1.0;
+        let mut pooled = [[0u32; LIST]; ROWS];
+        let mut order = [0usize; ROWS];
+        let tried = self.pooled(&mut pooled, &mut order);
         let mut sums = [[0u32; MAX_BLOCKS]; ROWS];
-        let (mut target, mut first, mut within) = ([f64::NAN; ROWS], [0.0; ROWS], [0.0; ROWS]);
-        // Each total within this share of its own: every ratio then within `k` times it
-        // (the last row takes the others' errors), DTR within `2 k` times it of the bound
-        // (`accept` checks what they add up to). A wider window for the first row, whose
-        // totals are the sparsest, certified fewer queries: the later rows then failed.
-        let share = TOLERANCE / (4.0 * slots as f64 * self.floor);
+        let mut target = [f64::NAN; ROWS];
         for j in 0..slots {
-            sums[j][0] = (self.left[j]) as u32;
+            sums[j][0] = self.left[j] as u32;
             if j < k {
                 target[j] = point[j];
-                (first[j], within[j]) = (share * point[j], share * point[j]);
             }
         }
+        let mut utility = [0.0; ROWS];
+        utility[..k].copy_from_slice(&self.utility[..k]);
+        let whole = self.top(self.left[..slots].iter().sum());
         let problem = peel::Peel {
             exposure: self.exposure,
             sessions: self.sessions,
@@ -379,8 +380,13 @@ impl Search<'_> {
             rows: slots,
             sums: &sums,
             target,
-            first,
-            within,
+            goal: peel::Goal::Dtr {
+                utility,
+                bound: self.floor,
+                level,
+                whole,
+            },
+            fixed: None,
         };
         let (utility, floor) = (self.utility, self.floor);
         let dtr = |totals: &[f64; ROWS]| {
@@ -392,7 +398,19 @@ impl Search<'_> {
             (hi / lo).max(1.0)
         };
         let mut out = [[0u32; LIST]; ROWS];
-        if peel::peel(&problem, &mut out, |t| dtr(t) - floor <= 0.5 * TOLERANCE) {
+        // Each group whose pooled search was exact placed first with its optimum's counts
+        // (the highest bound first, then the smallest group: the sparsest totals), then
+        // none.
+        let mut peeled = false;
+        for attempt in 0..=tried {
+            let fixed = (attempt < tried).then(|| (order[attempt], &pooled[order[attempt]][..n]));
+            let problem = peel::Peel { fixed, ..problem };
+            if peel::peel(&problem, &mut out, |t| dtr(t) - floor <= 0.9 * TOLERANCE) {
+                peeled = true;
+                break;
+            }
+        }
+        if peeled {
             let mut totals = [0.0; ROWS];
             for (j, total) in totals.iter_mut().enumerate().take(slots) {
                 *total = out[j][..n]
@@ -407,6 +425,60 @@ impl Search<'_> {
                 self.found = out;
             }
         }
+    }
+
+    /// The pooled bound: DTR over the groups is at least DTR over two of them, a set `A`
+    /// and the others pooled (a pooled ratio is a mean of its groups' ratios, so between
+    /// their least and largest), and the least DTR of two groups over `S` rankings is
+    /// [`bound::solve`]'s. Where a group's totals are sparse (a group of one to three
+    /// items, or one whose fair share is near an end of the hull), no matrix is within the
+    /// tolerance of the hull bound, and this bound is the optimum: its two-group optimum,
+    /// with the other groups sharing the rest at one ratio. Raises the floor to the
+    /// largest over the sets of one group against the rest (`k` sets); returns the group
+    /// with the largest and its optimum's count vector when that search was exact. Only
+    /// where every item's group has utility (the two groups cover the list).
+    fn pooled(&mut self, counts: &mut Matrix, order: &mut [usize; ROWS]) -> usize {
+        let (k, n) = (self.groups, self.exposure.len());
+        if self.slots != k || n > LIST || k > ROWS {
+            return 0;
+        }
+        let total: f64 = self.utility[..k].iter().sum();
+        let mut lower = [f64::NEG_INFINITY; ROWS];
+        let mut tried = 0;
+        for g in 0..k {
+            let mut prefix = [0.0; LIST + 1];
+            let mut walk = [0u32; LIST];
+            let shape = Shape::Dtr {
+                utility: [self.utility[g], total - self.utility[g]],
+            };
+            let Ok(b) = bound::solve(
+                shape,
+                self.exposure,
+                self.left[g] / self.sessions,
+                self.sessions,
+                bound::CERTIFY_BUDGET,
+                &mut prefix[..=n],
+                Some(bound::Counts {
+                    walk: &mut walk[..n],
+                    best: &mut counts[g][..n],
+                }),
+            ) else {
+                continue;
+            };
+            self.floor = self.floor.max(b.lower);
+            if b.exact {
+                (lower[g], order[tried]) = (b.lower, g);
+                tried += 1;
+            }
+        }
+        let left = self.left;
+        order[..tried].sort_unstable_by(|&a, &b| {
+            let (a_high, b_high) = (lower[a] > 1.0 + TOLERANCE, lower[b] > 1.0 + TOLERANCE);
+            b_high
+                .cmp(&a_high)
+                .then(lower[b].total_cmp(&lower[a]).then(left[a].cmp(&left[b])))
+        });
+        tried
     }
 
     /// The most exposure a set of groups with `m` placements left, `late` of them in the

@@ -23,7 +23,7 @@
 //! Nothing here proves anything: the caller's `accept` sees the totals and keeps the
 //! matrix only when its metric is within the tolerance of the proven bound.
 
-use super::bound::MAX_BLOCKS;
+use super::bound::{MAX_BLOCKS, TOLERANCE};
 use super::lattice;
 
 /// Rows of a count matrix: four groups with a target and one that takes what is left.
@@ -49,14 +49,152 @@ pub(crate) struct Peel<'p> {
     pub sums: &'p [[u32; MAX_BLOCKS]; ROWS],
     /// Each row's target total; NaN for a row whose total is free (it is placed last).
     pub target: [f64; ROWS],
-    /// How far from its target a row's total may end when it is placed first.
-    pub first: [f64; ROWS],
-    /// How far from its target a row's total may end when it is placed later.
-    pub within: [f64; ROWS],
+    /// What the rows' totals are for.
+    pub goal: Goal,
+    /// A row placed first with these counts as they are (the exact optimum of that row
+    /// against the others pooled, [`super::bound`]), before any order is tried.
+    pub fixed: Option<(usize, &'p [u32])>,
 }
 
-/// A count matrix with the rows' block sums whose totals are each within `first` (the
-/// first row) or `within` (the others) of the targets (the last row's: what is left) and that `accept` takes, into `out`; false when
+/// The metric a peeled matrix should reach, and from it where each row aims and how far
+/// it may land from there: after each row the later rows aim at what is best given the
+/// totals already placed (so that the first rows' errors are not added up but made up
+/// for), and a row's total is taken when the metric the later rows could then reach is
+/// within 0.9 of the tolerance of `bound`.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Goal {
+    /// DTR (the ratio) of the rows with utility against the proven bound. Where the hull
+    /// bound is above 1 the point of the hull is on a face and each row keeps to its
+    /// target.
+    Dtr {
+        /// Each row's utility in one list (0 for the free row).
+        utility: [f64; ROWS],
+        /// The proven bound.
+        bound: f64,
+        /// Whether the hull bound is 1 (every ratio can be equal).
+        level: bool,
+        /// The sum of every row's total.
+        whole: f64,
+    },
+    /// EEL of the totals over `sessions` against targets (per session: `target / S`),
+    /// against 0.
+    Eel {
+        /// Sessions.
+        sessions: f64,
+    },
+}
+
+impl Goal {
+    /// Where row `row` aims, with the rows `done` placed at `placed`.
+    fn aim(&self, p: &Peel<'_>, placed: &[f64; ROWS], done: &[bool; ROWS], row: usize) -> f64 {
+        let rows = p.rows;
+        match *self {
+            Goal::Dtr {
+                utility,
+                level,
+                whole,
+                ..
+            } => {
+                let free = (0..rows).any(|g| !done[g] && utility[g] == 0.0);
+                if !level || free {
+                    return p.target[row];
+                }
+                // Every later row at one ratio: what is left over their utility.
+                let left: f64 = whole
+                    - (0..rows)
+                        .filter(|&g| done[g])
+                        .map(|g| placed[g])
+                        .sum::<f64>();
+                let u: f64 = (0..rows).filter(|&g| !done[g]).map(|g| utility[g]).sum();
+                utility[row] * left / u
+            }
+            Goal::Eel { .. } => {
+                // The deviation placed so far, shared by the rows left.
+                let off: f64 = (0..rows)
+                    .filter(|&g| done[g])
+                    .map(|g| placed[g] - p.target[g])
+                    .sum();
+                let rest = (0..rows).filter(|&g| !done[g]).count() as f64;
+                p.target[row] - off / rest
+            }
+        }
+    }
+
+    /// The least metric the later rows can reach with `row` placed at `x` (the rows
+    /// `done` at `placed`), as far as their sum tells.
+    fn reach(
+        &self,
+        p: &Peel<'_>,
+        placed: &[f64; ROWS],
+        done: &[bool; ROWS],
+        row: usize,
+        x: f64,
+    ) -> f64 {
+        let rows = p.rows;
+        let mut at = *placed;
+        let mut now = *done;
+        (at[row], now[row]) = (x, true);
+        match *self {
+            Goal::Dtr {
+                utility,
+                bound,
+                level,
+                whole,
+            } => {
+                if !level {
+                    // On a face: each row within its share of its own target.
+                    let off = libm::fabs(x - p.target[row]) / p.target[row];
+                    return bound * (1.0 + 4.0 * rows as f64 * off);
+                }
+                let (mut hi, mut lo) = (0.0f64, f64::INFINITY);
+                for g in (0..rows).filter(|&g| now[g] && utility[g] > 0.0) {
+                    hi = hi.max(at[g] / utility[g]);
+                    lo = lo.min(at[g] / utility[g]);
+                }
+                let free = (0..rows).any(|g| !now[g] && utility[g] == 0.0);
+                if !free {
+                    let left: f64 =
+                        whole - (0..rows).filter(|&g| now[g]).map(|g| at[g]).sum::<f64>();
+                    let u: f64 = (0..rows).filter(|&g| !now[g]).map(|g| utility[g]).sum();
+                    if u > 0.0 {
+                        hi = hi.max(left / u);
+                        lo = lo.min(left / u);
+                    }
+                }
+                (hi / lo).max(1.0)
+            }
+            Goal::Eel { sessions } => {
+                let (mut sum, mut off) = (0.0, 0.0);
+                for g in (0..rows).filter(|&g| now[g]) {
+                    let d = (at[g] - p.target[g]) / sessions;
+                    sum += d * d;
+                    off += d;
+                }
+                let rest = (0..rows).filter(|&g| !now[g]).count().max(1) as f64;
+                sum + off * off / rest
+            }
+        }
+    }
+
+    /// Whether the metric [`Goal::reach`] gives is within 0.9 of the tolerance.
+    fn ok(
+        &self,
+        p: &Peel<'_>,
+        placed: &[f64; ROWS],
+        done: &[bool; ROWS],
+        row: usize,
+        x: f64,
+    ) -> bool {
+        let bound = match *self {
+            Goal::Dtr { bound, .. } => bound,
+            Goal::Eel { .. } => 0.0,
+        };
+        self.reach(p, placed, done, row, x) - bound <= 0.9 * TOLERANCE
+    }
+}
+
+/// A count matrix with the rows' block sums whose totals [`Goal`] takes row by row (the
+/// last row's: what is left) and that `accept` takes, into `out`; false when
 /// neither order found one (`out` then unspecified).
 pub(crate) fn peel(p: &Peel<'_>, out: &mut Matrix, accept: impl Fn(&[f64; ROWS]) -> bool) -> bool {
     let n = p.exposure.len();
@@ -120,11 +258,30 @@ fn place(p: &Peel<'_>, order: &[usize], out: &mut Matrix) -> bool {
     let n = p.exposure.len();
     let s = p.sessions as u32;
     let mut cap = [s; LIST];
-    let (last, early) = match order.split_last() {
-        Some(split) => split,
+    let (mut placed, mut done) = ([0.0f64; ROWS], [false; ROWS]);
+    // The fixed row first, then the others in their order.
+    let fixed = p.fixed.filter(|&(row, c)| row < p.rows && c.len() == n);
+    if let Some((row, counts)) = fixed {
+        for r in 0..n {
+            if counts[r] > cap[r] {
+                return false;
+            }
+            cap[r] -= counts[r];
+        }
+        out[row][..n].copy_from_slice(counts);
+        placed[row] = counts
+            .iter()
+            .zip(p.exposure)
+            .map(|(&c, &e)| f64::from(c) * e)
+            .sum();
+        done[row] = true;
+    }
+    let last = match order.iter().rev().find(|&&row| !done[row]) {
+        Some(last) => last,
         None => return false,
     };
-    for (i, &row) in early.iter().enumerate() {
+    let before = done;
+    for &row in order.iter().filter(|&&row| !before[row] && row != *last) {
         // The positions with a slot left, as a list of their own.
         let (mut exposure, mut room, mut counts) = ([0.0f64; LIST], [0u32; LIST], [0u32; LIST]);
         let (mut at, mut ends) = ([0usize; LIST], [0usize; MAX_BLOCKS]);
@@ -151,31 +308,41 @@ fn place(p: &Peel<'_>, order: &[usize], out: &mut Matrix) -> bool {
             }
             start = end;
         }
-        let target = p.target[row];
-        if !target.is_nan() {
-            let total = |c: &[u32]| -> f64 {
-                c.iter()
-                    .zip(&exposure[..len])
-                    .map(|(&c, &e)| f64::from(c) * e)
-                    .sum()
-            };
-            // The first row has the fewest count vectors (the smallest group, or one near
-            // an end of the hull): it takes most of the tolerance, and the later rows,
-            // whose totals are dense, the rest.
-            let within = if i == 0 { p.first[row] } else { p.within[row] };
-            if libm::fabs(total(&counts[..len]) - target) > within {
+        let total = |c: &[u32]| -> f64 {
+            c.iter()
+                .zip(&exposure[..len])
+                .map(|(&c, &e)| f64::from(c) * e)
+                .sum()
+        };
+        if !p.target[row].is_nan() {
+            let aim = p.goal.aim(p, &placed, &done, row);
+            let ok = |x: f64| p.goal.ok(p, &placed, &done, row, x);
+            if !ok(total(&counts[..len])) {
+                if !ok(aim) {
+                    return false;
+                }
+                // The lattice's resolution: the distance from the aim within which the
+                // total is taken on both sides, halved until it is.
+                let mut scale = 1e-6 * libm::fabs(aim).max(1e-3);
+                for _ in 0..64 {
+                    if ok(aim - scale) && ok(aim + scale) {
+                        break;
+                    }
+                    scale *= 0.5;
+                }
                 let problem = lattice::Problem {
                     exposure: &exposure[..len],
                     ends: &ends[..used],
                     sessions: p.sessions,
                     capacity: Some(&room[..len]),
                 };
-                let accept = |x: f64| libm::fabs(x - target) <= within;
-                if !lattice::finish(&problem, &mut counts[..len], target, within / 4.0, accept) {
+                if !lattice::finish(&problem, &mut counts[..len], aim, scale, ok) {
                     return false;
                 }
             }
         }
+        placed[row] = total(&counts[..len]);
+        done[row] = true;
         out[row][..n].fill(0);
         for i in 0..len {
             out[row][at[i]] = counts[i];
