@@ -358,7 +358,6 @@ impl Search<'_> {
     fn finish(&mut self) {
         let (k, slots, n) = (self.groups, self.slots, self.exposure.len());
         let point = self.hull_point();
-        let level = self.floor <= 1.0;
         let mut pooled = [[0u32; LIST]; ROWS];
         let mut order = [0usize; ROWS];
         let tried = self.pooled(&mut pooled, &mut order);
@@ -383,7 +382,6 @@ impl Search<'_> {
             goal: peel::Goal::Dtr {
                 utility,
                 bound: self.floor,
-                level,
                 whole,
             },
             fixed: None,
