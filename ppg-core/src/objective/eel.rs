@@ -333,6 +333,15 @@ impl<F: Real> Objective for Eel<'_, F> {
 }
 
 impl<F: Real> Eel<'_, F> {
+    /// The groups with an item in the list.
+    fn present(&self) -> u32 {
+        let mut seen = 0u32;
+        for &g in self.group {
+            seen |= 1 << (g & (MAX_GROUPS as u8 - 1));
+        }
+        seen.count_ones()
+    }
+
     /// The bound over more than two groups (or ids other than 0 and 1), and with `out`,
     /// rankings that reach it.
     ///
@@ -352,6 +361,10 @@ impl<F: Real> Eel<'_, F> {
     /// `None` in single precision (the bound adds up in `f64`); exact false for more than
     /// [`ROWS`] groups present or more than [`LIST`] items.
     fn over_groups(&self, sessions: usize, out: Option<&mut [u16]>) -> Option<(LowerBound, bool)> {
+        // Fewer than three groups present: as before this bound (none unless ids 0 and 1).
+        if self.present() < 3 {
+            return None;
+        }
         let exposure = F::as_f64s(self.exposure)?;
         let n = self.group.len();
         let none = Some((
