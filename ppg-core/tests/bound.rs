@@ -265,7 +265,7 @@ fn the_objectives_give_their_optimum_in_cost_units() {
     // grade's two positions swap), not at one (`tests/bound_groups.rs` has the rest).
     let t = table(3);
     let three = Eel::new(&[1.0, 0.0, 1.0], &[0, 1, 2], 2, &t).unwrap();
-    let at = |s| three.lower_bound(s, &mut vec![0.0; 16]).unwrap();
+    let at = |s| three.lower_bound(s, &mut [0.0; 16]).unwrap();
     assert_eq!((at(1).value, at(1).exact), (0.0, false));
     assert_eq!((at(2).value, at(2).exact), (0.0, true));
     let black_box = |_: &[u16], _: usize| 0.0;

@@ -48,11 +48,9 @@ pub(crate) fn deal(
             return false;
         }
     }
-    for r in 0..n {
-        let column: u64 = (0..rows).map(|g| u64::from(left[g][r])).sum();
-        if column != sessions as u64 {
-            return false;
-        }
+    let column = |r: usize| -> u64 { left[..rows].iter().map(|row| u64::from(row[r])).sum() };
+    if (0..n).any(|r| column(r) != sessions as u64) {
+        return false;
     }
     // Each row's items, by key then id.
     let mut order = [0u16; LIST];

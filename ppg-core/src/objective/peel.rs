@@ -275,11 +275,10 @@ fn place(p: &Peel<'_>, order: &[usize], out: &mut Matrix) -> bool {
         for (b, &end) in p.ends.iter().enumerate() {
             // Fill the block from its top (a valid start; the lattice moves it).
             let mut left = p.sums[row][b];
-            for r in start..end {
-                if cap[r] > 0 {
-                    let c = left.min(cap[r]);
-                    (exposure[len], room[len], counts[len], at[len]) =
-                        (p.exposure[r], cap[r], c, r);
+            for (r, &slots) in cap.iter().enumerate().take(end).skip(start) {
+                if slots > 0 {
+                    let c = left.min(slots);
+                    (exposure[len], room[len], counts[len], at[len]) = (p.exposure[r], slots, c, r);
                     left -= c;
                     len += 1;
                 }
