@@ -51,6 +51,13 @@
 //!   ([`Bound::exact`]);
 //! - when the best total is within [`TOLERANCE`] of the hull bound: the optimum is known to
 //!   that tolerance, and counts as exact too;
+//! - over two sessions or more, where a short walk ([`FIRST_WALK`] sets) neither ends nor
+//!   meets the hull bound: first the **pooled bound** (each group against the others
+//!   pooled: DTR over the groups is at least their two-group DTR, whose optimum
+//!   [`bound::solve`] gives) raises the floor, then [`peel`] builds a count matrix group
+//!   by group with the two-group lattice, its first group at that group's two-group
+//!   optimum and the others aimed at one ratio; a matrix within the tolerance of the floor
+//!   makes the bound exact (the walk then runs to its budget where none was found);
 //! - after `budget` sets of groups evaluated (`2^k - 1` a bound), or at once when the
 //!   walk would recurse more than [`MAX_SEARCH_DEPTH`] times (one level per position and
 //!   group): then the proven lower bound is the hull bound alone, and [`Bound::exact`] is
