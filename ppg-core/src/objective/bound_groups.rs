@@ -2,7 +2,7 @@
 //! ([`DtrGroups`](super::DtrGroups)): the exact optimum where a budgeted search proves it,
 //! a certified lower bound where it does not.
 //!
-//! It is the many-group counterpart of [`bound`](super::bound), and like it uses no memory
+//! It is the many-group counterpart of [`bound`], and like it uses no memory
 //! of its own: fixed arrays over [`MAX_GROUPS`] and the caller's `n + 1` prefix sums. The
 //! brute-force tests that check it are `ppg-core/tests/bound_groups.rs`.
 //!
@@ -51,10 +51,10 @@
 //!   ([`Bound::exact`]);
 //! - when the best total is within [`TOLERANCE`] of the hull bound: the optimum is known to
 //!   that tolerance, and counts as exact too;
-//! - over two sessions or more, where a short walk ([`FIRST_WALK`] sets) neither ends nor
+//! - over two sessions or more, where a short walk (500 sets) neither ends nor
 //!   meets the hull bound: first the **pooled bound** (each group against the others
 //!   pooled: DTR over the groups is at least their two-group DTR, whose optimum
-//!   [`bound::solve`] gives) raises the floor, then [`peel`] builds a count matrix group
+//!   [`bound::solve`] gives) raises the floor, then `peel` builds a count matrix group
 //!   by group with the two-group lattice, its first group at that group's two-group
 //!   optimum and the others aimed at one ratio; a matrix within the tolerance of the floor
 //!   makes the bound exact (the walk then runs to its budget where none was found);
@@ -198,7 +198,11 @@ pub(crate) fn solve_with(
         budget,
         stopped: false,
         floor: 0.0,
-        record: n <= LIST && slots <= ROWS && u32::try_from(sessions).is_ok(),
+        // Counts and row sums as `u32`: every placement count fits.
+        record: n <= LIST
+            && slots <= ROWS
+            && n.checked_mul(sessions)
+                .is_some_and(|m| u32::try_from(m).is_ok()),
         walk: [[0; LIST]; ROWS],
         found: [[0; LIST]; ROWS],
     };

@@ -170,7 +170,7 @@ impl Objective for DtrGroups<'_> {
 
     /// The bound, and where it is exact and the list fits a count matrix (at most 64
     /// items, four groups with utility and one row for the rest), rankings that reach it:
-    /// the search's best count matrix dealt into sessions ([`deal`]), each group's items
+    /// the search's best count matrix dealt into sessions (a matching each), each group's items
     /// in id order.
     fn optimum(
         &self,

@@ -384,7 +384,8 @@ impl<F: Real> Eel<'_, F> {
             *slot = rows as u8;
             rows += 1;
         }
-        if rows > ROWS || n > LIST || sessions == 0 || u32::try_from(n * sessions).is_err() {
+        let placements = n.checked_mul(sessions).and_then(|m| u32::try_from(m).ok());
+        if rows > ROWS || n > LIST || sessions == 0 || placements.is_none() {
             return none;
         }
         let mut row = [0u8; LIST];

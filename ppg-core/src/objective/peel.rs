@@ -9,16 +9,19 @@
 //! `1e-9` of its target. A lattice over the whole matrix has `(k - 1)(n - 1)` dimensions
 //! (38 for 3 groups of a 20-item list): its reduced basis alone is some 50 KB, past what a
 //! C caller's thread should lend, and LLL's cost grows with the fourth power of the
-//! dimension. Peeling keeps the two-group lattice (18 KB, `n - 1` dimensions): the first
-//! group is placed against all the others (every position's box is `0..=S`, the densest
-//! totals there are), the next against the slots the first left, and the last takes what
-//! is left, so its total is the others' remainder. Its density is that of the last pair:
-//! on 20 positions at 4 sessions two groups sharing some 3 slots a position still have
-//! about `10^11` count vectors over a few units of exposure, so the groups go smallest
-//! first, leaving the two largest to share the most slots. A group whose target asks for
-//! an end of the hull (say, every top position) is placed before the others can take
-//! those slots: a second order, by how far each group's exposure per placement is from
-//! the list's mean, is tried where the first fails.
+//! dimension. Peeling keeps the two-group lattice (18 KB, `n - 1` dimensions): one group
+//! is placed against all the others (every position's box `0..=S`), the next against the
+//! slots the first left, and the last takes what is left. What it loses is the joint
+//! freedom: a group of a few items has few count vectors of its own (3 items of 20 at 4
+//! sessions: some `10^8` over 3.5 units of exposure, so rarely one within `1e-9` of a
+//! given total), and the later groups only have the slots the earlier ones left. So the
+//! caller may fix the first row (the sparse group at its own two-group optimum, which
+//! `bound_groups` proves), each later row aims at what is best given the rows placed
+//! ([`Goal`]: their errors are made up for, not added up), and two orders are tried: the
+//! smallest group first, then the one farthest from the list's mean exposure per
+//! placement (a target at an end of the hull, placed before others take its slots). On
+//! the graded file with 3 groups at 4 sessions this certifies 72.6 % of DTR's queries
+//! and 95.9 % of EEL's, whose tolerance in the totals is far looser.
 //!
 //! Nothing here proves anything: the caller's `accept` sees the totals and keeps the
 //! matrix only when its metric is within the tolerance of the proven bound.
