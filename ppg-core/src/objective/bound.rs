@@ -410,6 +410,7 @@ impl Search<'_, '_> {
             exposure: self.exposure,
             ends: &ends[..self.blocks.len()],
             sessions: self.sessions,
+            capacity: None,
         };
         let (shape, total, sessions, floor) = (self.shape, self.total, self.sessions, self.floor);
         let accept = |x: f64| shape.value(x, total, sessions) - floor <= TOLERANCE;

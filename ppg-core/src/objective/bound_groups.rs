@@ -2,7 +2,7 @@
 //! ([`DtrGroups`](super::DtrGroups)): the exact optimum where a budgeted search proves it,
 //! a certified lower bound where it does not.
 //!
-//! It is the many-group counterpart of [`bound`](super::bound), and like it uses no memory
+//! It is the many-group counterpart of [`bound`], and like it uses no memory
 //! of its own: fixed arrays over [`MAX_GROUPS`] and the caller's `n + 1` prefix sums. The
 //! brute-force tests that check it are `ppg-core/tests/bound_groups.rs`.
 //!
@@ -51,12 +51,20 @@
 //!   ([`Bound::exact`]);
 //! - when the best total is within [`TOLERANCE`] of the hull bound: the optimum is known to
 //!   that tolerance, and counts as exact too;
+//! - over two sessions or more, where a short walk (500 sets) neither ends nor
+//!   meets the hull bound: first the **pooled bound** (each group against the others
+//!   pooled: DTR over the groups is at least their two-group DTR, whose optimum
+//!   [`bound::solve`] gives) raises the floor, then `peel` builds a count matrix group
+//!   by group with the two-group lattice, its first group at that group's two-group
+//!   optimum and the others aimed at one ratio; a matrix within the tolerance of the floor
+//!   makes the bound exact (the walk then runs to its budget where none was found);
 //! - after `budget` sets of groups evaluated (`2^k - 1` a bound), or at once when the
 //!   walk would recurse more than [`MAX_SEARCH_DEPTH`] times (one level per position and
 //!   group): then the proven lower bound is the hull bound alone, and [`Bound::exact`] is
 //!   false. It gives up with that flag; it never certifies what it has not proven.
 
-use super::bound::{Bound, BoundError, TOLERANCE};
+use super::bound::{self, Bound, BoundError, Shape, MAX_BLOCKS, TOLERANCE};
+use super::peel::{self, Matrix, LIST, ROWS};
 use super::MAX_GROUPS;
 
 /// Sets of groups evaluated (each bound evaluates `2^k - 1` of them) by the lower bound
@@ -79,6 +87,10 @@ pub const MAX_SEARCH_DEPTH: usize = 256;
 
 /// The groups the search places: the groups with utility, and one for all the others.
 const SLOTS: usize = MAX_GROUPS + 1;
+
+/// Sets of groups the first, short walk evaluates before the lattice peels a count matrix
+/// towards a point of the hull bound ([`peel`]; over two sessions or more).
+const FIRST_WALK: u64 = 500;
 
 /// The choices of one group at one position whose bounds a level of the walk keeps (a
 /// count of 0 to 32 sessions); more are evaluated again when the walk reaches them.
@@ -106,6 +118,22 @@ pub fn solve(
     budget: u64,
     prefix: &mut [f64],
 ) -> Result<Bound, BoundError> {
+    solve_with(group, utility, exposure, sessions, budget, prefix, None).map(|(b, _)| b)
+}
+
+/// [`solve`], with the best count matrix written to `matrix` when one was found and the
+/// list fits it (at most [`LIST`] items, [`ROWS`] slots): row `j < k` for the `j`-th group
+/// with utility in id order, row `k` for the items of every group without; the number of
+/// rows in use, 0 when none was written.
+pub(crate) fn solve_with(
+    group: &[u8],
+    utility: &[f64],
+    exposure: &[f64],
+    sessions: usize,
+    budget: u64,
+    prefix: &mut [f64],
+    matrix: Option<&mut Matrix>,
+) -> Result<(Bound, usize), BoundError> {
     let n = group.len();
     if sessions == 0 || n == 0 || utility.len() > MAX_GROUPS {
         return Err(BoundError::Degenerate);
@@ -136,11 +164,14 @@ pub fn solve(
     }
     let prefix = prefix.get_mut(..=n).ok_or(BoundError::Scratch)?;
     if k < 2 {
-        return Ok(Bound {
-            lower: 1.0,
-            value: 1.0,
-            exact: true,
-        });
+        return Ok((
+            Bound {
+                lower: 1.0,
+                value: 1.0,
+                exact: true,
+            },
+            0,
+        ));
     }
     prefix[0] = 0.0;
     for r in 0..n {
@@ -167,14 +198,47 @@ pub fn solve(
         budget,
         stopped: false,
         floor: 0.0,
+        // Counts and row sums as `u32`: every placement count fits.
+        record: n <= LIST
+            && slots <= ROWS
+            && n.checked_mul(sessions)
+                .is_some_and(|m| u32::try_from(m).is_ok()),
+        walk: [[0; LIST]; ROWS],
+        found: [[0; LIST]; ROWS],
     };
     search.floor = search.lower(0, 0, sessions);
     if n.saturating_mul(slots) <= MAX_SEARCH_DEPTH {
+        // Over two sessions or more, a short walk first; where it neither ends nor meets
+        // the hull bound, the lattice peels a count matrix towards a point of the hull
+        // bound ([`peel`]), and where that fails too the walk runs to its whole budget.
+        let short = sessions >= 2 && search.record;
+        search.budget = if short {
+            budget.min(FIRST_WALK)
+        } else {
+            budget
+        };
         search.visit(0, 0, sessions);
+        if short && search.stopped && search.best - search.floor > TOLERANCE {
+            search.finish();
+            if search.best - search.floor > TOLERANCE && budget > FIRST_WALK {
+                (search.evaluations, search.budget, search.stopped) = (0, budget, false);
+                search.visit(0, 0, sessions);
+            }
+        }
     } else {
         search.stopped = true;
     }
-    Ok(Bound::of_walk(search.best, search.floor, search.stopped))
+    let rows = match matrix {
+        Some(out) if search.record && search.best.is_finite() => {
+            *out = search.found;
+            slots
+        }
+        _ => 0,
+    };
+    Ok((
+        Bound::of_walk(search.best, search.floor, search.stopped),
+        rows,
+    ))
 }
 
 /// The depth-first branch and bound over count matrices.
@@ -199,9 +263,233 @@ struct Search<'a> {
     stopped: bool,
     /// The hull bound: nothing is lower, so reaching it ends the search.
     floor: f64,
+    /// Whether the walk keeps its count matrices (the list fits one).
+    record: bool,
+    /// The walk's count matrix, row per slot.
+    walk: Matrix,
+    /// The count matrix of `best`.
+    found: Matrix,
 }
 
 impl Search<'_> {
+    /// The most exposure `m` placements collect at the root: the best slots, `sessions`
+    /// of each position.
+    fn top(&self, m: usize) -> f64 {
+        let s = self.sessions;
+        let (full, part) = (m / s, m % s);
+        s as f64 * self.prefix[full]
+            + if part > 0 {
+                part as f64 * self.exposure[full]
+            } else {
+                0.0
+            }
+    }
+
+    /// A point of the hull where DTR is the hull bound, each slot's total: the scale
+    /// interval of the module docs' box, `[lo U, hi U]` per group with utility (and
+    /// `[0, all]` for the slot without), met with the polymatroid of totals. That meet is
+    /// the base polytope of `f'(A) = min_D f(D) + u(A - D) - l(D - A)` (Fujishige), `f`
+    /// the most a set of slots collects; the point is the mean of its greedy vertices over
+    /// every order of the slots, so that it keeps off the meet's faces where it can.
+    fn hull_point(&self) -> [f64; ROWS] {
+        let (k, slots) = (self.groups, self.slots);
+        let all: usize = self.left[..slots].iter().sum();
+        let whole = self.top(all);
+        let (mut low, mut high) = (f64::INFINITY, 0.0f64);
+        for set in 1u32..1 << k {
+            let (mut m, mut u) = (0, 0.0);
+            for g in (0..k).filter(|g| set >> g & 1 == 1) {
+                m += self.left[g];
+                u += self.utility[g];
+            }
+            low = low.min(self.top(m) / u);
+            high = high.max((whole - self.top(all - m)) / u);
+        }
+        let (lo, hi) = if high >= low {
+            (low, high)
+        } else {
+            ((low + high) / 2.0, (low + high) / 2.0)
+        };
+        let (mut l, mut u) = ([0.0; ROWS], [whole; ROWS]);
+        for g in 0..k {
+            (l[g], u[g]) = (lo * self.utility[g], hi * self.utility[g]);
+        }
+        let mut f = [0.0; 1 << ROWS];
+        for (set, slot) in f.iter_mut().enumerate().take(1 << slots) {
+            let m: usize = (0..slots)
+                .filter(|j| set >> j & 1 == 1)
+                .map(|j| self.left[j])
+                .sum();
+            *slot = self.top(m);
+        }
+        let mut reduced = [0.0; 1 << ROWS];
+        for (a, slot) in reduced.iter_mut().enumerate().take(1 << slots) {
+            *slot = (0..1usize << slots)
+                .map(|d| {
+                    let mut v = f[d];
+                    for j in 0..slots {
+                        match (a >> j & 1, d >> j & 1) {
+                            (1, 0) => v += u[j],
+                            (0, 1) => v -= l[j],
+                            _ => {}
+                        }
+                    }
+                    v
+                })
+                .fold(f64::INFINITY, f64::min);
+        }
+        let mut point = [0.0; ROWS];
+        let orders: usize = (1..=slots).product();
+        for index in 0..orders {
+            // The index's permutation (Lehmer code).
+            let (mut rest, mut set) = (index, 0usize);
+            let mut unused = [0usize; ROWS];
+            for (j, slot) in unused.iter_mut().enumerate() {
+                *slot = j;
+            }
+            for i in 0..slots {
+                let base = slots - i;
+                let pick = rest % base;
+                rest /= base;
+                let j = unused[pick];
+                unused.copy_within(pick + 1..slots - i, pick);
+                let before = reduced[set];
+                set |= 1 << j;
+                point[j] += reduced[set] - before;
+            }
+        }
+        for x in &mut point {
+            *x /= orders as f64;
+        }
+        point
+    }
+
+    /// Peels a count matrix towards [`Search::hull_point`] ([`peel`]); keeps it when its
+    /// DTR is within 0.9 of the tolerance of the hull bound (which makes the bound exact).
+    fn finish(&mut self) {
+        let (k, slots, n) = (self.groups, self.slots, self.exposure.len());
+        let point = self.hull_point();
+        let mut pooled = [[0u32; LIST]; ROWS];
+        let mut order = [0usize; ROWS];
+        let tried = self.pooled(&mut pooled, &mut order);
+        let mut sums = [[0u32; MAX_BLOCKS]; ROWS];
+        let mut target = [f64::NAN; ROWS];
+        for j in 0..slots {
+            sums[j][0] = self.left[j] as u32;
+            if j < k {
+                target[j] = point[j];
+            }
+        }
+        let mut utility = [0.0; ROWS];
+        utility[..k].copy_from_slice(&self.utility[..k]);
+        let whole = self.top(self.left[..slots].iter().sum());
+        let problem = peel::Peel {
+            exposure: self.exposure,
+            sessions: self.sessions,
+            ends: &[n],
+            rows: slots,
+            sums: &sums,
+            target,
+            goal: peel::Goal::Dtr {
+                utility,
+                bound: self.floor,
+                whole,
+            },
+            fixed: None,
+        };
+        let (utility, floor) = (self.utility, self.floor);
+        let dtr = |totals: &[f64; ROWS]| {
+            let (mut hi, mut lo) = (0.0f64, f64::INFINITY);
+            for g in 0..k {
+                hi = hi.max(totals[g] / utility[g]);
+                lo = lo.min(totals[g] / utility[g]);
+            }
+            (hi / lo).max(1.0)
+        };
+        let mut out = [[0u32; LIST]; ROWS];
+        // Each group whose pooled search was exact placed first with its optimum's counts
+        // (the highest bound first, then the smallest group: the sparsest totals), then
+        // none.
+        let mut peeled = false;
+        for attempt in 0..=tried {
+            let fixed = (attempt < tried).then(|| (order[attempt], &pooled[order[attempt]][..n]));
+            let problem = peel::Peel { fixed, ..problem };
+            if peel::peel(&problem, &mut out, |t| dtr(t) - floor <= 0.9 * TOLERANCE) {
+                peeled = true;
+                break;
+            }
+        }
+        if peeled {
+            let mut totals = [0.0; ROWS];
+            for (j, total) in totals.iter_mut().enumerate().take(slots) {
+                *total = out[j][..n]
+                    .iter()
+                    .zip(self.exposure)
+                    .map(|(&c, &e)| f64::from(c) * e)
+                    .sum();
+            }
+            let value = dtr(&totals);
+            if value < self.best {
+                self.best = value;
+                self.found = out;
+            }
+        }
+    }
+
+    /// The pooled bound: DTR over the groups is at least DTR over two of them, a set `A`
+    /// and the others pooled (a pooled ratio is a mean of its groups' ratios, so between
+    /// their least and largest), and the least DTR of two groups over `S` rankings is
+    /// [`bound::solve`]'s. Where a group's totals are sparse (a group of one to three
+    /// items, or one whose fair share is near an end of the hull), no matrix is within the
+    /// tolerance of the hull bound, and this bound is the optimum: its two-group optimum,
+    /// with the other groups sharing the rest at one ratio. Raises the floor to the
+    /// largest over the sets of one group against the rest (`k` sets); returns the group
+    /// with the largest and its optimum's count vector when that search was exact. Only
+    /// where every item's group has utility (the two groups cover the list).
+    fn pooled(&mut self, counts: &mut Matrix, order: &mut [usize; ROWS]) -> usize {
+        let (k, n) = (self.groups, self.exposure.len());
+        if self.slots != k || n > LIST || k > ROWS {
+            return 0;
+        }
+        let total: f64 = self.utility[..k].iter().sum();
+        let mut lower = [f64::NEG_INFINITY; ROWS];
+        let mut tried = 0;
+        for g in 0..k {
+            let mut prefix = [0.0; LIST + 1];
+            let mut walk = [0u32; LIST];
+            let shape = Shape::Dtr {
+                utility: [self.utility[g], total - self.utility[g]],
+            };
+            let Ok(b) = bound::solve(
+                shape,
+                self.exposure,
+                self.left[g] / self.sessions,
+                self.sessions,
+                bound::CERTIFY_BUDGET,
+                &mut prefix[..=n],
+                Some(bound::Counts {
+                    walk: &mut walk[..n],
+                    best: &mut counts[g][..n],
+                }),
+            ) else {
+                continue;
+            };
+            self.floor = self.floor.max(b.lower);
+            if b.exact {
+                (lower[g], order[tried]) = (b.lower, g);
+                tried += 1;
+            }
+        }
+        let left = self.left;
+        order[..tried].sort_unstable_by(|&a, &b| {
+            let (a_high, b_high) = (lower[a] > 1.0 + TOLERANCE, lower[b] > 1.0 + TOLERANCE);
+            b_high
+                .cmp(&a_high)
+                .then(lower[b].total_cmp(&lower[a]).then(left[a].cmp(&left[b])))
+        });
+        tried
+    }
+
     /// The most exposure a set of groups with `m` placements left, `late` of them in the
     /// slots still deciding position `r` (`j..`), can collect: the late ones first take up
     /// to the `free` slots of position `r`, the highest left, then the set takes the best
@@ -261,6 +549,9 @@ impl Search<'_> {
 
     /// Places `c` of slot `j`'s placements at position `r`; returns what to restore.
     fn place(&mut self, r: usize, j: usize, c: usize) -> f64 {
+        if self.record {
+            self.walk[j][r] = c as u32;
+        }
         self.left[j] -= c;
         let before = self.placed.get(j).copied().unwrap_or(0.0);
         if j < self.groups {
@@ -298,6 +589,9 @@ impl Search<'_> {
             let value = self.lower(r, 0, 0);
             if value < self.best {
                 self.best = value;
+                if self.record {
+                    self.found = self.walk;
+                }
                 if value - self.floor <= TOLERANCE {
                     self.stopped = true;
                 }
@@ -307,6 +601,11 @@ impl Search<'_> {
         if free == 0 || j + 1 == self.slots {
             // The position is full, or the last slot takes what is left (it can: the
             // earlier choices left enough for the later slots, and no more).
+            if self.record {
+                for later in &mut self.walk[j + 1..self.slots] {
+                    later[r] = 0;
+                }
+            }
             let before = self.place(r, j, free);
             self.visit(r + 1, 0, self.sessions);
             self.unplace(j, free, before);

@@ -7,7 +7,9 @@
 
 use super::bound::LowerBound;
 use super::bound_groups;
+use super::deal;
 use super::exposure::{check_finite, check_items, check_len, checked_prefix, shape_ok};
+use super::peel::{Matrix, LIST, ROWS};
 use super::{Objective, MAX_GROUPS};
 use crate::Error;
 
@@ -164,6 +166,56 @@ impl Objective for DtrGroups<'_> {
             value: b.lower - 1.0,
             exact: b.exact,
         })
+    }
+
+    /// The bound, and where it is exact and the list fits a count matrix (at most 64
+    /// items, four groups with utility and one row for the rest), rankings that reach it:
+    /// the search's best count matrix dealt into sessions (a matching each), each group's items
+    /// in id order.
+    fn optimum(
+        &self,
+        sessions: usize,
+        work: &mut [f64],
+        out: &mut [u16],
+    ) -> Option<(LowerBound, bool)> {
+        let n = self.group.len();
+        let mut matrix: Matrix = [[0; LIST]; ROWS];
+        let (b, rows) = bound_groups::solve_with(
+            self.group,
+            &self.utility,
+            self.exposure,
+            sessions,
+            bound_groups::CERTIFY_BUDGET,
+            work,
+            Some(&mut matrix),
+        )
+        .ok()?;
+        let bound = LowerBound {
+            value: b.lower - 1.0,
+            exact: b.exact,
+        };
+        if !b.exact || rows == 0 || n > LIST {
+            return Some((bound, false));
+        }
+        // The search's rows: the groups with utility in id order, then the rest.
+        let mut slot = [u8::MAX; super::MAX_GROUPS];
+        let mut k = 0u8;
+        for (g, &u) in self.utility.iter().enumerate() {
+            if u > 0.0 {
+                slot[g] = k;
+                k += 1;
+            }
+        }
+        let mut row = [0u8; LIST];
+        for (r, &g) in row.iter_mut().zip(self.group) {
+            *r = match slot[usize::from(g)] {
+                u8::MAX => k,
+                s => s,
+            };
+        }
+        let key = [0.0; LIST];
+        let found = deal::deal(&matrix, rows, &row[..n], &key[..n], sessions, out);
+        Some((bound, found))
     }
 }
 

@@ -3,8 +3,10 @@
 //! It stays whole (over 400 lines): the metric, its grading (`Linspan`) and the precision
 //! it adds up in are one definition that the protocol fixes, and 190 lines are its tests.
 
-use super::bound::{self, LowerBound, Shape};
+use super::bound::{self, LowerBound, Shape, TOLERANCE};
+use super::deal;
 use super::exposure::{check_finite, check_items, check_len, checked_prefix, shape_ok};
+use super::peel::{self, Matrix, LIST, ROWS};
 use super::{Objective, Real, MAX_GROUPS, OPTIMUM_WORK};
 use crate::Error;
 
@@ -222,7 +224,7 @@ impl<F: Real> Objective for Eel<'_, F> {
     /// single-precision targets (a firmware FPU) would only emulate.
     fn lower_bound(&self, sessions: usize, work: &mut [f64]) -> Option<LowerBound> {
         if self.groups != 2 {
-            return None;
+            return self.over_groups(sessions, None).map(|(b, _)| b);
         }
         let exposure = F::as_f64s(self.exposure)?;
         let group0 = self.group.iter().filter(|&&g| g == 0).count();
@@ -258,6 +260,9 @@ impl<F: Real> Objective for Eel<'_, F> {
         work: &mut [f64],
         out: &mut [u16],
     ) -> Option<(LowerBound, bool)> {
+        if self.groups != 2 {
+            return self.over_groups(sessions, Some(out));
+        }
         let bound = self.lower_bound(sessions, work)?;
         let n = self.group.len();
         let exposure = F::as_f64s(self.exposure)?;
@@ -324,6 +329,131 @@ impl<F: Real> Objective for Eel<'_, F> {
             }
         };
         Some((bound, found))
+    }
+}
+
+impl<F: Real> Eel<'_, F> {
+    /// The groups with an item in the list.
+    fn present(&self) -> u32 {
+        let mut seen = 0u32;
+        for &g in self.group {
+            seen |= 1 << (g & (MAX_GROUPS as u8 - 1));
+        }
+        seen.count_ones()
+    }
+
+    /// The bound over more than two groups (or ids other than 0 and 1), and with `out`,
+    /// rankings that reach it.
+    ///
+    /// # Why 0 is the bound
+    ///
+    /// EEL is `sum_G (x_G / S - t_G)^2`, a convex quadratic in the group totals, and its
+    /// least value over the relaxation (the totals of fractional count matrices, the
+    /// polymatroid of [`super::bound_groups`]) is 0: the targets themselves are such
+    /// totals. Give every position of grade `g`'s run in the merit order `S n_{G,g} / L_g`
+    /// placements of group `G` (`n_{G,g}` of its items have the grade, the run is `L_g`
+    /// long): each column sums to `S`, row `G` to `S n_G`, and the total of group `G` is
+    /// `S sum_g n_{G,g} mean_g = S t_G`. So the bound is 0, and it is exact when some count
+    /// matrix is within the tolerance of it: [`peel`] looks for one that keeps every
+    /// position's grade (each group keeps its share of each grade's run, as the
+    /// two-group optimum's rankings do, for NDCG), then for any.
+    ///
+    /// `None` in single precision (the bound adds up in `f64`); exact false for more than
+    /// [`ROWS`] groups present or more than [`LIST`] items.
+    fn over_groups(&self, sessions: usize, out: Option<&mut [u16]>) -> Option<(LowerBound, bool)> {
+        // Fewer than three groups present: as before this bound (none unless ids 0 and 1).
+        if self.present() < 3 {
+            return None;
+        }
+        let exposure = F::as_f64s(self.exposure)?;
+        let n = self.group.len();
+        let none = Some((
+            LowerBound {
+                value: 0.0,
+                exact: false,
+            },
+            false,
+        ));
+        // Rows: the groups present, in id order.
+        let mut row_of = [u8::MAX; MAX_GROUPS];
+        let mut rows = 0;
+        for &g in self.group {
+            row_of[usize::from(g)] = 0;
+        }
+        for slot in row_of.iter_mut().filter(|r| **r == 0) {
+            *slot = rows as u8;
+            rows += 1;
+        }
+        let placements = n.checked_mul(sessions).and_then(|m| u32::try_from(m).ok());
+        if rows > ROWS || n > LIST || sessions == 0 || placements.is_none() {
+            return none;
+        }
+        let mut row = [0u8; LIST];
+        for (r, &g) in row.iter_mut().zip(self.group) {
+            *r = row_of[usize::from(g)];
+        }
+        let mut target = [f64::NAN; ROWS];
+        for (g, &r) in row_of.iter().enumerate() {
+            if r != u8::MAX {
+                target[usize::from(r)] = sessions as f64 * self.target[g].to_f64();
+            }
+        }
+        // The grade runs of the merit order, and each row's items in each.
+        let mut count = [[0u32; ROWS]; MAX_LEVELS as usize];
+        for (&y, &r) in self.utility.iter().zip(&row[..n]) {
+            count[self.grades.grade(y)][usize::from(r)] += 1;
+        }
+        let mut ends = [0usize; bound::MAX_BLOCKS];
+        let mut sums = [[0u32; bound::MAX_BLOCKS]; ROWS];
+        let (mut used, mut end) = (0, 0);
+        for c in count.iter().rev().filter(|c| c.iter().any(|&x| x > 0)) {
+            end += c.iter().sum::<u32>() as usize;
+            ends[used] = end;
+            for r in 0..rows {
+                sums[r][used] = c[r] * sessions as u32;
+            }
+            used += 1;
+        }
+        let mut whole = [[0u32; bound::MAX_BLOCKS]; ROWS];
+        for r in 0..rows {
+            whole[r][0] = sums[r][..used].iter().sum();
+        }
+        let s = sessions as f64;
+        let eel = |totals: &[f64; ROWS]| -> f64 {
+            (0..rows)
+                .map(|r| {
+                    let d = (totals[r] - target[r]) / s;
+                    d * d
+                })
+                .sum()
+        };
+        let mut matrix: Matrix = [[0; LIST]; ROWS];
+        let mut found = false;
+        for (ends, sums) in [(&ends[..used], &sums), (&[n][..], &whole)] {
+            let problem = peel::Peel {
+                exposure: &exposure[..n],
+                sessions,
+                ends,
+                rows,
+                sums,
+                target,
+                goal: peel::Goal::Eel { sessions: s },
+                fixed: None,
+            };
+            if peel::peel(&problem, &mut matrix, |t| eel(t) <= 0.9 * TOLERANCE) {
+                found = true;
+                break;
+            }
+        }
+        let bound = LowerBound {
+            value: 0.0,
+            exact: found,
+        };
+        let dealt = match out {
+            Some(out) if found => deal::deal(&matrix, rows, &row[..n], self.utility, sessions, out),
+            _ => false,
+        };
+        Some((bound, dealt))
     }
 }
 

@@ -62,6 +62,20 @@ pub(crate) struct Problem<'p> {
     pub ends: &'p [usize],
     /// Counts are in `0..=sessions`.
     pub sessions: usize,
+    /// Where given, count `r` is in `0..=capacity[r]` instead (each at most `sessions`):
+    /// one group against the others of a count matrix, on the slots the groups placed
+    /// before it left (`peel`). `None` keeps the two-group box, with the same arithmetic.
+    pub capacity: Option<&'p [u32]>,
+}
+
+impl Problem<'_> {
+    /// The largest count position `r` may hold.
+    fn cap(&self, r: usize) -> u32 {
+        match self.capacity {
+            Some(c) => c.get(r).copied().unwrap_or(0),
+            None => self.sessions as u32,
+        }
+    }
 }
 
 /// Changes `counts` (a valid count vector) towards a total as close to `target` as the
@@ -78,6 +92,9 @@ pub(crate) fn finish(
 ) -> bool {
     let n = problem.exposure.len();
     if problem.sessions < 2 || n < 3 || counts.len() != n || scale.is_nan() || scale <= 0.0 {
+        return false;
+    }
+    if problem.capacity.is_some_and(|c| c.len() != n) {
         return false;
     }
     // First from the rounded water-filled vector, pulled towards its fractional counts
@@ -114,11 +131,10 @@ pub(crate) fn finish(
             }
         }
     }
-    let (from, to) = window(counts, problem.sessions, n);
-    let middle = problem.sessions as f64 / 2.0;
+    let (from, to) = window(problem, counts, n);
     let mut pull = [0.0f64; WINDOW];
-    for (slot, &c) in pull.iter_mut().zip(&counts[from..to]) {
-        *slot = middle - f64::from(c);
+    for (i, (slot, &c)) in pull.iter_mut().zip(&counts[from..to]).enumerate() {
+        *slot = f64::from(problem.cap(from + i)) / 2.0 - f64::from(c);
     }
     let start = Start {
         from,
@@ -162,12 +178,16 @@ fn attempt(
         *slot = start.weight[i] * start.pull[i];
     }
     wanted[WINDOW] = (target - x) / scale;
-    let s = problem.sessions as i64;
     let try_change = |change: &[i64; WINDOW], counts: &mut [u32]| -> bool {
         let mut trial = [0u32; WINDOW];
-        for ((slot, &c), &z) in trial.iter_mut().zip(&counts[from..to]).zip(change) {
+        for (i, ((slot, &c), &z)) in trial
+            .iter_mut()
+            .zip(&counts[from..to])
+            .zip(change)
+            .enumerate()
+        {
             let c = i64::from(c) + z;
-            if !(0..=s).contains(&c) {
+            if !(0..=i64::from(problem.cap(from + i))).contains(&c) {
                 return false;
             }
             *slot = c as u32;
@@ -186,14 +206,14 @@ fn attempt(
     // nearest point's do not. Each repaired first.
     let mut middle = wanted;
     for (i, slot) in middle.iter_mut().enumerate().take(lattice.len) {
-        let room = problem.sessions as f64 / 2.0 - f64::from(counts[from + i]);
+        let room = f64::from(problem.cap(from + i)) / 2.0 - f64::from(counts[from + i]);
         *slot = start.weight[i] * if start.weight[i] == 1.0 { room } else { 0.0 };
     }
     for wanted in [wanted, middle] {
         for detour in core::iter::once(None).chain((0..lattice.dim).map(Some)) {
             let mut change = [0i64; WINDOW];
             lattice.nearest(wanted, detour, &mut change);
-            lattice.repair(counts, from, problem.sessions, &mut change);
+            lattice.repair(problem, counts, from, &mut change);
             if try_change(&change, counts) {
                 return true;
             }
@@ -217,7 +237,7 @@ fn interior(
     fractional: &mut [f64],
     weight: &mut [f64],
 ) -> bool {
-    let (e, s) = (problem.exposure, problem.sessions as f64);
+    let e = problem.exposure;
     let blocks = problem.ends.len();
     if blocks > MAX_BLOCKS {
         return false;
@@ -272,6 +292,7 @@ fn interior(
             }
             let b = block_of(r);
             let f = mean[b] + a * (e[r] - mean_e[b]);
+            let s = f64::from(problem.cap(r));
             fractional[r] = f.clamp(0.0, s);
             if !(0.0..=s).contains(&f) {
                 (held[r], clipped) = (true, true);
@@ -282,7 +303,7 @@ fn interior(
         }
     }
     for r in 0..n {
-        let room = fractional[r].min(s - fractional[r]);
+        let room = fractional[r].min(f64::from(problem.cap(r)) - fractional[r]);
         weight[r] = 1.0 + (HELD - 1.0) * (1.0 - room).max(0.0);
     }
     let mut start = 0;
@@ -297,7 +318,7 @@ fn interior(
             let mut most = f64::NEG_INFINITY;
             for r in start..end {
                 let rest = fractional[r] - f64::from(out[r]);
-                if rest > most && (out[r] as usize) < problem.sessions {
+                if rest > most && out[r] < problem.cap(r) {
                     (pick, most) = (Some(r), rest);
                 }
             }
@@ -332,15 +353,15 @@ fn total(exposure: &[f64], counts: &[u32]) -> f64 {
 /// The window `[from, to)`: every position of a list of at most [`WINDOW`], else the
 /// [`WINDOW`] consecutive positions with the most counts strictly inside `0..=sessions`
 /// (where a change has room both ways).
-fn window(counts: &[u32], sessions: usize, n: usize) -> (usize, usize) {
+fn window(problem: &Problem<'_>, counts: &[u32], n: usize) -> (usize, usize) {
     if n <= WINDOW {
         return (0, n);
     }
-    let inside = |c: u32| usize::from(c > 0 && (c as usize) < sessions);
-    let mut here: usize = counts[..WINDOW].iter().map(|&c| inside(c)).sum();
+    let inside = |r: usize| usize::from(counts[r] > 0 && counts[r] < problem.cap(r));
+    let mut here: usize = (0..WINDOW).map(inside).sum();
     let (mut best, mut at) = (here, 0);
     for start in 1..=n - WINDOW {
-        here = here + inside(counts[start + WINDOW - 1]) - inside(counts[start - 1]);
+        here = here + inside(start + WINDOW - 1) - inside(start - 1);
         if here > best {
             (best, at) = (here, start);
         }
@@ -519,15 +540,24 @@ impl Lattice {
     }
 
     /// Adds reduced basis vectors (either sign) to `change` while one lowers how far
-    /// `counts + change` is outside `0..=sessions` on the window.
-    fn repair(&self, counts: &[u32], from: usize, sessions: usize, change: &mut [i64; WINDOW]) {
-        let s = sessions as i64;
-        let outside = |c: i64| (-c).max(0) + (c - s).max(0);
+    /// `counts + change` is outside its box (`0..=`[`Problem::cap`]) on the window.
+    fn repair(
+        &self,
+        problem: &Problem<'_>,
+        counts: &[u32],
+        from: usize,
+        change: &mut [i64; WINDOW],
+    ) {
+        let mut cap = [0i64; WINDOW];
+        for (i, slot) in cap.iter_mut().enumerate().take(self.len) {
+            *slot = i64::from(problem.cap(from + i));
+        }
+        let outside = |i: usize, c: i64| (-c).max(0) + (c - cap[i]).max(0);
         let mut at = [0i64; WINDOW];
         for (i, slot) in at.iter_mut().enumerate().take(self.len) {
             *slot = i64::from(counts[from + i]) + change[i];
         }
-        let mut now: i64 = at[..self.len].iter().map(|&c| outside(c)).sum();
+        let mut now: i64 = (0..self.len).map(|i| outside(i, at[i])).sum();
         for _ in 0..REPAIRS {
             if now == 0 {
                 return;
@@ -539,7 +569,7 @@ impl Lattice {
                 for sign in [1, -1] {
                     let gain: i64 = (0..self.len)
                         .filter(|&i| step[i] != 0)
-                        .map(|i| outside(at[i]) - outside(at[i] + sign * step[i]))
+                        .map(|i| outside(i, at[i]) - outside(i, at[i] + sign * step[i]))
                         .sum();
                     if gain > best.0 {
                         best = (gain, v, sign);
@@ -594,6 +624,7 @@ mod tests {
                 exposure: e,
                 ends,
                 sessions,
+                capacity: None,
             };
             let seen = core::cell::Cell::new(f64::NAN);
             let took = finish(&problem, &mut counts[..n], target, 1e-9, |t| {
@@ -625,6 +656,7 @@ mod tests {
             exposure: &e,
             ends: &[4],
             sessions: 1,
+            capacity: None,
         };
         let mut counts = [1, 0, 1, 0];
         assert!(!finish(&problem, &mut counts, 1.4, 1e-9, |_| true));

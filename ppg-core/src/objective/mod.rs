@@ -10,6 +10,7 @@ mod awrf;
 pub mod bound;
 pub mod bound_groups;
 mod browse;
+mod deal;
 mod dtr;
 mod dtr_groups;
 mod eel;
@@ -18,6 +19,7 @@ pub mod exposure;
 mod lattice;
 mod mix;
 mod ndcg;
+mod peel;
 mod real;
 mod stoppable;
 
@@ -68,7 +70,8 @@ pub trait Objective {
     /// it was certified. `work` is memory the engine lends (at least `n + 1` values).
     /// `None` by default (a black box knows no bound); the built-in two-group DTR and EEL
     /// give the exact optimum ([`bound`]), DTR over more groups the exact optimum or a
-    /// lower bound flagged inexact ([`bound_groups`]).
+    /// lower bound flagged inexact ([`bound_groups`]), EEL over three or more groups 0 (the
+    /// relaxation's least value), exact where a count matrix reaches it.
     fn lower_bound(&self, sessions: usize, work: &mut [f64]) -> Option<LowerBound> {
         let _ = (sessions, work);
         None
@@ -81,7 +84,8 @@ pub trait Objective {
     /// certified, trains none. `work` is memory the engine lends (at least [`OPTIMUM_WORK`]
     /// values per item, and 4 more). By default the bound alone (a black box knows no
     /// rankings); the built-in two-group DTR and EEL build them from their bound's search
-    /// ([`bound::witness`]; EEL's keep every position's grade, [`Eel`]).
+    /// ([`bound::witness`]; EEL's keep every position's grade, [`Eel`]), and over more
+    /// groups from a count matrix dealt into sessions, a matching each.
     fn optimum(
         &self,
         sessions: usize,
