@@ -47,6 +47,11 @@
 //! - when the best total is within [`TOLERANCE`] of the metric at the unclamped centre,
 //!   the **hull bound** that no ranking beats: the optimum is known to that tolerance, and
 //!   counts as exact too;
+//! - over two sessions or more, where the tolerance's width of totals is small against the
+//!   smallest exposure step (the walk would need many nodes to meet the hull bound), after
+//!   a short walk whose best vector the lattice (`lattice.rs`) takes to the hull bound:
+//!   exact too when its metric is within [`TOLERANCE`] of it; otherwise the walk runs
+//!   again with its whole budget;
 //! - after `budget` nodes, or at once for a list longer than [`MAX_SEARCH_ITEMS`] (the
 //!   walk recurses once per position): then the proven lower bound is the hull bound
 //!   alone, and [`Bound::exact`] is false ([`Bound::lower`] below [`Bound::value`]). It
@@ -60,6 +65,10 @@
 //! Only the positions' exposures matter, so the optimum is the same with or without the
 //! paper's intra-group constraint (within a group, items can take the group's positions in
 //! their starting order).
+//!
+//! The file stays whole (about 690 lines): the walk, the witness that deals its counts and
+//! the hand-over to the lattice share the count vectors' layout; the lattice itself is
+//! `lattice.rs`.
 
 use super::lattice;
 

@@ -31,6 +31,11 @@
 //! only when its metric is within the tolerance of the hull bound, which makes the bound
 //! exact by the hull bound's own argument.
 //!
+//! The file stays whole (about 600 lines with its tests): the starts and the reduced basis
+//! share one window's layout, weights and box, and nothing else uses the basis; the split
+//! that would pay is the basis into its own module once a second user (a joint lattice
+//! over two groups of a count matrix, `peel`'s next step) needs it.
+//!
 //! Over at most [`WINDOW`] consecutive positions (the most interior ones of a longer
 //! list), in memory on the stack (about 18 KB): a list longer than that is dense enough for
 //! the walk.
