@@ -346,9 +346,9 @@ consumer_maven() {
         consumer.Rerank "$queries" 7 2 "$dir/never.tsv" 2>&1); then
         fail "Java: a jar without linux-x86-64/libppg.so loaded"
     fi
-    grep -q 'libppg for platform linux-x86-64 not found' <<<"$message" ||
+    grep -q 'libppg for platform linux-x86-64 not loaded: the class path holds no linux-x86-64/libppg.so' <<<"$message" ||
         fail "Java: the jar for another platform failed otherwise: $message"
-    echo "Java, jar for another platform: \"$(grep -m1 -o 'libppg for platform [^:]*not found' <<<"$message")\""
+    echo "Java, jar for another platform: \"$(grep -m1 -o 'libppg for platform [^:]*not loaded' <<<"$message")\""
 }
 
 checks=(consumer_c_pkgconfig consumer_cmake_cpp consumer_firmware consumer_python consumer_rust
