@@ -111,8 +111,10 @@ def test_grown_sessions_are_never_worse_than_one_run_nor_than_half_the_sessions(
         for sessions in (1, 2, 4, 8):
             grown = ppg.rerank(u, g, metric="dtr", sessions=sessions, intra=True, seed=5)
             single = ppg.rerank(u, g, metric="dtr", sessions=sessions, intra=True, seed=5, grow=False)
-            assert grown.cost <= single.cost
-            assert grown.cost <= half + 1e-12
+            # Certified answers are optimal to the certificate's tolerance (1e-8), not
+            # below it: one count may return a vector that far above another's optimum.
+            assert grown.cost <= single.cost + 1e-8
+            assert grown.cost <= half + 1e-8
             half = grown.cost
             # The cost reported is that of the rankings returned (DTR - 1, as in the callable test).
             assert math.isclose(grown.cost, metrics.dtr(grown.rankings, u, g) - 1.0, rel_tol=1e-9, abs_tol=1e-12)
