@@ -208,7 +208,8 @@ fn attempt(
     };
     // The nearest plane's point, then the points that take the other side at one level
     // (Babai with one discrepancy): as near, and their counts may fit the box where the
-    // nearest point's do not. Each repaired first.
+    // nearest point's do not. Each repaired first. Then the same, pulled instead towards
+    // the middle of each free count's room (the box's, not the start's fractional counts).
     let mut middle = wanted;
     for (i, slot) in middle.iter_mut().enumerate().take(lattice.len) {
         let room = f64::from(problem.cap(from + i)) / 2.0 - f64::from(counts[from + i]);
