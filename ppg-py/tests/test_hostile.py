@@ -92,7 +92,11 @@ def test_ctrl_c_stops_a_long_call_within_a_second(name):
             PRELUDE
             + textwrap.dedent(
                 f"""
-                import sys, time
+                import signal, sys, time
+                # A test run started in the background by a non-interactive shell hands
+                # its children SIGINT ignored, and Python then installs no handler: put
+                # Python's own back, as a terminal's Ctrl-C would find it.
+                signal.signal(signal.SIGINT, signal.default_int_handler)
                 print("ready", flush=True)
                 try:
                     {LONG[name]}
