@@ -691,7 +691,9 @@ static int test_dtr_over_three_groups(void) {
     CHECK_STATUS(ppg_engine_train_builtin(a, &config, &objective, &pa), PPG_STATUS_OK);
     CHECK_STATUS(ppg_engine_train_builtin(b, &config, &objective, &pb), PPG_STATUS_OK);
     CHECK(pa.best_cost == pb.best_cost && pa.samples == pb.samples);
-    CHECK(pa.bound == pa.bound && pa.bound >= 0.0 && pa.best_cost >= pa.bound);
+    /* The bound is the optimum's value from group totals, the cost the ranking's: where
+     * the best is that optimum they may differ in the last bits. */
+    CHECK(pa.bound == pa.bound && pa.bound >= 0.0 && pa.best_cost >= pa.bound - 1e-12);
     CHECK(pa.certified == (pa.best_cost <= pa.bound + config.certify_tolerance));
     uint64_t best[LEN];
     double cost, value;
