@@ -79,7 +79,9 @@ pub trait Objective {
 
     /// [`Objective::lower_bound`], and with it, where the bound is exact and the objective
     /// can build them, rankings that cost it written into `out` (`sessions` blocks of the
-    /// `n` ids, the items of each group in id order; the flag says whether it did): a
+    /// `n` ids, in whatever order within a group the objective chooses: the two-group DTR
+    /// and EEL by utility; a run that keeps the order within groups puts them back in its
+    /// reference order; the flag says whether it did): a
     /// certifying training call scores them before its first epoch and, when they are
     /// certified, trains none. `work` is memory the engine lends (at least [`OPTIMUM_WORK`]
     /// values per item, and 4 more). By default the bound alone (a black box knows no
