@@ -23,10 +23,10 @@ public final class Doors {
     List<String> lines = Files.readAllLines(Path.of(args[0]));
     int metric =
         args.length > 1 && args[1].equals("ee")
-            ? PpgLibrary.PPG_METRIC_EXPECTED_EXPOSURE
-            : PpgLibrary.PPG_METRIC_EEL;
+            ? Ppg.PPG_METRIC_EXPECTED_EXPOSURE
+            : Ppg.PPG_METRIC_EEL;
     StringBuilder out = new StringBuilder("qid\tsession\trank\titem\n");
-    try (Ppg.Engine engine = new Ppg.Engine(PpgLibrary.PPG_METHOD_PPG, 64, SESSIONS, 16, 0)) {
+    try (Ppg.Engine engine = new Ppg.Engine(Ppg.PPG_METHOD_PPG, 64, SESSIONS, 16, 0)) {
       List<Ppg.Item> items = new ArrayList<>();
       String qid = null;
       long k = 0;

@@ -11,12 +11,12 @@ public final class Example {
   /** Runs the example. */
   public static void main(String[] args) {
     // README begin
-    try (Ppg.Engine engine = new Ppg.Engine(PpgLibrary.PPG_METHOD_PPG, 4, 2, 16, 42)) {
+    try (Ppg.Engine engine = new Ppg.Engine(Ppg.PPG_METHOD_PPG, 4, 2, 16, 42)) {
       Ppg.Item[] items = {
         new Ppg.Item(1, 2, 0), new Ppg.Item(2, 2, 0), new Ppg.Item(3, 2, 1), new Ppg.Item(4, 2, 1)
       };
       engine.setQuery(items, 2);
-      engine.trainBuiltin(Ppg.defaultTrainConfig(), Ppg.defaultObjective(PpgLibrary.PPG_METRIC_EEL));
+      engine.trainBuiltin(Ppg.defaultTrainConfig(), Ppg.defaultObjective(Ppg.PPG_METRIC_EEL));
       Ppg.Best best = engine.best();
       System.out.println(best.ranking().length + " " + (best.cost() < 0.01));
     }

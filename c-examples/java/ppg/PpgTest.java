@@ -9,12 +9,14 @@ import ppg.Ppg.Item;
 import ppg.Ppg.PpgException;
 
 /**
- * Re-ranks two queries for group fairness through the JNA binding and checks the results
- * (every session a permutation, the fairness cost down from the input ranking's,
- * constrained pairs in input order), then some error cases. Exits 1 if any check failed.
+ * Re-ranks two queries for group fairness through the binding in use ({@link Ppg#binding})
+ * and checks the results (every session a permutation, the fairness cost down from the input
+ * ranking's, constrained pairs in input order), then some error cases. Exits 1 if any check
+ * failed.
  *
  * <p>Run: {@code java -cp <classes>:/usr/share/java/jna.jar
- * -Djna.library.path=target/release ppg.PpgTest}
+ * -Djna.library.path=target/release ppg.PpgTest} (JNA); on Java 22 and later with the
+ * classes of ../java22 ahead of them on the class path, FFM, and JNA not needed.
  */
 public final class PpgTest {
   private static int failures = 0;
@@ -111,7 +113,7 @@ public final class PpgTest {
   }
 
   static Engine newEngine(Query q, int batch, long seed) {
-    return new Engine(PpgLibrary.PPG_METHOD_PPG, q.items().length, q.sessions(), batch, seed);
+    return new Engine(Ppg.PPG_METHOD_PPG, q.items().length, q.sessions(), batch, seed);
   }
 
   static void rerankBuiltin(Query q, long seed) {
@@ -121,10 +123,10 @@ public final class PpgTest {
       long a = q.items()[0].id();
       long b = q.items()[1].id();
       engine.forbid(a, b);
-      PpgLibrary.TrainConfig config = Ppg.defaultTrainConfig();
-      config.score_input = 1;
-      PpgLibrary.ObjectiveConfig eel = Ppg.defaultObjective(PpgLibrary.PPG_METRIC_EEL);
-      PpgLibrary.TrainReport report = engine.trainBuiltin(config, eel);
+      Ppg.TrainConfig config = Ppg.defaultTrainConfig();
+      config.score_input = true;
+      Ppg.ObjectiveConfig eel = Ppg.defaultObjective(Ppg.PPG_METRIC_EEL);
+      Ppg.TrainReport report = engine.trainBuiltin(config, eel);
       Best best = engine.best();
       double before = engine.evaluate(eel, q.input());
       double after = engine.evaluate(eel, best.ranking());
@@ -144,10 +146,10 @@ public final class PpgTest {
       engine.keepOrderWithinGroups();
       Ppg.Objective gap = exposureGap(q);
       int[] calls = {0};
-      PpgLibrary.TrainConfig config = Ppg.defaultTrainConfig();
-      config.score_input = 1;
-      config.baseline = 1;
-      PpgLibrary.TrainReport report =
+      Ppg.TrainConfig config = Ppg.defaultTrainConfig();
+      config.score_input = true;
+      config.baseline = true;
+      Ppg.TrainReport report =
           engine.train(
               config,
               (ranking, sessions) -> {
@@ -183,9 +185,9 @@ public final class PpgTest {
     int batch = 8;
     try (Engine engine = newEngine(q, batch, seed)) {
       engine.setQuery(q.items(), q.sessions());
-      engine.setSampler(PpgLibrary.PPG_SAMPLER_CORRECTED);
-      PpgLibrary.ObjectiveConfig dtr = Ppg.defaultObjective(PpgLibrary.PPG_METRIC_DTR);
-      PpgLibrary.TrainConfig config = Ppg.defaultTrainConfig(); // its batch is ignored here
+      engine.setSampler(Ppg.PPG_SAMPLER_CORRECTED);
+      Ppg.ObjectiveConfig dtr = Ppg.defaultObjective(Ppg.PPG_METRIC_DTR);
+      Ppg.TrainConfig config = Ppg.defaultTrainConfig(); // its batch is ignored here
       int len = engine.rankingLen();
       double[] costs = new double[batch];
       for (int step = 0; step < 40; step++) {
@@ -207,7 +209,7 @@ public final class PpgTest {
   static int statusOf(Runnable r) {
     try {
       r.run();
-      return PpgLibrary.PPG_STATUS_OK;
+      return Ppg.PPG_STATUS_OK;
     } catch (PpgException e) {
       return e.status();
     }
@@ -220,19 +222,19 @@ public final class PpgTest {
       engine.forbid(q.items()[0].id(), 424242);
       check(false, "unknown id: forbid should throw");
     } catch (PpgException e) {
-      check(e.status() == PpgLibrary.PPG_STATUS_UNKNOWN_ITEM, "unknown id: " + e.getMessage());
+      check(e.status() == Ppg.PPG_STATUS_UNKNOWN_ITEM, "unknown id: " + e.getMessage());
       check(e.function().equals("ppg_engine_forbid"), "unknown id: function " + e.function());
     }
     Item[] dup = q.items().clone();
     dup[2] = new Item(dup[0].id(), 1, 1);
     check(
-        statusOf(() -> engine.setQuery(dup, q.sessions())) == PpgLibrary.PPG_STATUS_DUPLICATE_ITEM,
+        statusOf(() -> engine.setQuery(dup, q.sessions())) == Ppg.PPG_STATUS_DUPLICATE_ITEM,
         "duplicate id");
-    check(statusOf(() -> engine.best()) == PpgLibrary.PPG_STATUS_NO_RESULT, "nothing scored yet");
-    PpgLibrary.ObjectiveConfig eel = Ppg.defaultObjective(PpgLibrary.PPG_METRIC_EEL);
+    check(statusOf(() -> engine.best()) == Ppg.PPG_STATUS_NO_RESULT, "nothing scored yet");
+    Ppg.ObjectiveConfig eel = Ppg.defaultObjective(Ppg.PPG_METRIC_EEL);
     check(
         statusOf(() -> engine.evaluate(eel, new long[] {1, 2}))
-            == PpgLibrary.PPG_STATUS_INVALID_ARGUMENT,
+            == Ppg.PPG_STATUS_INVALID_ARGUMENT,
         "short ranking");
 
     // An exception from the objective comes back out of train() itself; the run is undone.
@@ -251,19 +253,19 @@ public final class PpgTest {
       check(e.getMessage().equals("objective gave up"), "throwing objective: " + e);
     }
     check(calls[0] == 5, "throwing objective: stopped at the throw, calls " + calls[0]);
-    check(statusOf(() -> engine.best()) == PpgLibrary.PPG_STATUS_NO_RESULT, "rolled back");
+    check(statusOf(() -> engine.best()) == Ppg.PPG_STATUS_NO_RESULT, "rolled back");
 
     engine.close();
     engine.close();
     check(
-        statusOf(engine::keepOrderWithinGroups) == PpgLibrary.PPG_STATUS_NULL_PARAMETER,
+        statusOf(engine::keepOrderWithinGroups) == Ppg.PPG_STATUS_NULL_PARAMETER,
         "closed engine");
     check(
-        statusOf(engine::holdOrderWithinGroups) == PpgLibrary.PPG_STATUS_NULL_PARAMETER,
+        statusOf(engine::holdOrderWithinGroups) == Ppg.PPG_STATUS_NULL_PARAMETER,
         "closed engine, hold");
     check(
-        statusOf(() -> new Engine(PpgLibrary.PPG_METHOD_PPG, 0, 1, 1, 0))
-            == PpgLibrary.PPG_STATUS_INVALID_ARGUMENT,
+        statusOf(() -> new Engine(Ppg.PPG_METHOD_PPG, 0, 1, 1, 0))
+            == Ppg.PPG_STATUS_INVALID_ARGUMENT,
         "zero items");
   }
 
@@ -278,12 +280,12 @@ public final class PpgTest {
       check(
           capacity.equals(new Ppg.Capacity(q.items().length, q.sessions(), 16)),
           "capacity: " + capacity);
-      PpgLibrary.ObjectiveConfig eel = Ppg.defaultObjective(PpgLibrary.PPG_METRIC_EEL);
-      PpgLibrary.TrainConfig config = Ppg.defaultTrainConfig();
+      Ppg.ObjectiveConfig eel = Ppg.defaultObjective(Ppg.PPG_METRIC_EEL);
+      Ppg.TrainConfig config = Ppg.defaultTrainConfig();
       for (long sessions : new long[] {1L << 40, 1L << 31, 1L << 25, q.sessions() + 1}) {
         check(
             statusOf(() -> engine.rerank(q.items(), sessions, eel, config, 1, null))
-                == PpgLibrary.PPG_STATUS_CAPACITY,
+                == Ppg.PPG_STATUS_CAPACITY,
             "rerank over " + sessions + " sessions");
       }
       try {
@@ -294,9 +296,9 @@ public final class PpgTest {
       }
       engine.setQuery(q.items(), q.sessions());
       check(
-          statusOf(() -> engine.sample(1 << 30)) == PpgLibrary.PPG_STATUS_CAPACITY,
+          statusOf(() -> engine.sample(1 << 30)) == Ppg.PPG_STATUS_CAPACITY,
           "2^30 samples");
-      check(statusOf(() -> engine.sample(17)) == PpgLibrary.PPG_STATUS_CAPACITY, "17 samples");
+      check(statusOf(() -> engine.sample(17)) == Ppg.PPG_STATUS_CAPACITY, "17 samples");
       try {
         engine.sample(-1);
         check(false, "-1 samples should throw");
@@ -313,7 +315,7 @@ public final class PpgTest {
   }
 
   public static void main(String[] args) {
-    System.out.println("libppg " + Ppg.version());
+    System.out.println("libppg " + Ppg.version() + " through " + Ppg.binding());
     try {
       long seed = 2022;
       for (Query q : QUERIES) {
