@@ -320,23 +320,48 @@ consumer_go() {
 }
 
 # Java: the jar and POM into a scratch Maven repository by install:install-file, the
-# project built offline (Debian's Maven and JNA) and run with no jna.library.path; the
-# same jar with its library for another platform fails naming the platform looked for.
+# project built offline (Debian's Maven and JNA) and run with no jna.library.path, once on
+# the system's java, Debian's Java 17 (the JNA binding) and once on a Java 22 or later (PPG_JDK22, else the
+# first /usr/lib/jvm/* whose java is 22+: the FFM binding, with JNA excluded by the
+# project's ffm profile and native access enabled, so no warning); both equal to the
+# CLI's. The same jar with its library for another platform fails naming the platform.
 consumer_maven() {
-    local dir=$1 repo=$1/m2
+    local dir=$1 repo=$1/m2 jdk22=${PPG_JDK22:-} home feature
+    if [[ -z $jdk22 ]]; then
+        for home in /usr/lib/jvm/*/; do
+            [[ -x $home/bin/java ]] || continue
+            feature=$("$home/bin/java" -XshowSettings:properties -version 2>&1 |
+                sed -n 's/^ *java.specification.version = \([0-9]*\)$/\1/p')
+            if [[ -n $feature ]] && ((feature >= 22)); then jdk22=${home%/}; break; fi
+        done
+    fi
+    [[ -n $jdk22 ]] || fail "Java: no JDK 22 or later for the FFM run (set PPG_JDK22; e.g. Temurin 25)"
     mkdir -p "$dir"
     cp -r consumers/maven "$dir/project"
-    (
-        cd "$dir/project"
-        mvn --quiet -Dmaven.repo.local="$repo" install:install-file \
-            -Dfile="$root/dist/ppg-$version.jar" -DpomFile="$root/dist/ppg-$version.pom"
-        env -u JAVA_TOOL_OPTIONS mvn --quiet -Dmaven.repo.local="$repo" -Dppg.version="$version" \
-            compile exec:exec -Drerank.file="$queries" -Drerank.seed=7 -Drerank.sessions=2 \
-            -Drerank.out="$dir/ranked.tsv"
-    )
-    mkdir -p "$dir/check"
-    io_blocks "$queries" "$dir/ranked.tsv" >"$dir/check/out"
-    same_as_cli "Java, ppg-$version.jar (Maven offline, no jna.library.path)" "$dir/check/out"
+    (cd "$dir/project" && mvn --quiet -Dmaven.repo.local="$repo" install:install-file \
+        -Dfile="$root/dist/ppg-$version.jar" -DpomFile="$root/dist/ppg-$version.pom")
+    local java_home want run
+    for run in 17:jna "22+:ffm"; do
+        java_home=$(dirname "$(dirname "$(readlink -f "$(command -v java)")")")
+        want="binding jna, JNA on the class path: yes"
+        [[ $run == 22+* ]] && java_home=$jdk22 want="binding ffm, JNA on the class path: no"
+        (
+            cd "$dir/project"
+            rm -rf target
+            env -u JAVA_TOOL_OPTIONS JAVA_HOME="$java_home" mvn --quiet -Dmaven.repo.local="$repo" \
+                -Dppg.version="$version" compile exec:exec -Drerank.file="$queries" -Drerank.seed=7 \
+                -Drerank.sessions=2 -Drerank.out="$dir/ranked-${run%%:*}.tsv" 2>"$dir/mvn-${run%%:*}.err"
+        ) || { cat "$dir/mvn-${run%%:*}.err" >&2; return 1; }
+        [[ $(cat "$dir/ranked-${run%%:*}.tsv.binding") == "$want" ]] ||
+            fail "Java ${run%%:*}: $(cat "$dir/ranked-${run%%:*}.tsv.binding"), not $want"
+        # (Maven itself warns on Java 24+ about sun.misc.Unsafe: not ours.)
+        ! grep -qi 'restricted method\|native-access' "$dir/mvn-${run%%:*}.err" ||
+            fail "Java ${run%%:*}: the run warned: $(grep -m1 -i 'restricted method' "$dir/mvn-${run%%:*}.err")"
+        mkdir -p "$dir/check-${run%%:*}"
+        io_blocks "$queries" "$dir/ranked-${run%%:*}.tsv" >"$dir/check-${run%%:*}/out"
+        same_as_cli "Java ${run%%:*} ($(basename "$java_home"), $want), ppg-$version.jar (Maven offline, no jna.library.path)" \
+            "$dir/check-${run%%:*}/out"
+    done
 
     mkdir -p "$dir/other"
     (cd "$dir/other" && jar --extract --file "$root/dist/ppg-$version.jar" && mv linux-x86-64 linux-aarch64 &&

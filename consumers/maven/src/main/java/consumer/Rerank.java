@@ -9,14 +9,14 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import ppg.Ppg;
-import ppg.PpgLibrary;
 
 /**
  * Re-ranks every query of a {@code ppg rerank} input through the released jar and writes to
  * OUT what {@code ppg rerank FILE --seed SEED --sessions SESSIONS} prints (to a file: run
  * through Maven, standard output also carries Maven's console codes).
  *
- * <p>Usage: {@code Rerank FILE SEED SESSIONS OUT}.
+ * <p>Usage: {@code Rerank FILE SEED SESSIONS OUT}. OUT.binding receives the binding in use
+ * and whether JNA is on the class path (the suite expects FFM without JNA on Java 22+).
  */
 public final class Rerank {
   private Rerank() {}
@@ -56,6 +56,15 @@ public final class Rerank {
       }
     }
     Files.writeString(Path.of(args[3]), out);
+    Files.writeString(
+        Path.of(args[3] + ".binding"),
+        "binding "
+            + Ppg.binding()
+            + ", JNA on the class path: "
+            + (Rerank.class.getClassLoader().getResource("com/sun/jna/Native.class") != null
+                ? "yes"
+                : "no")
+            + "\n");
   }
 
   /** Rows by score, descending; ties: the later row first ({@code ppg rerank}'s start). */
@@ -101,18 +110,17 @@ public final class Rerank {
       }
       return out;
     }
-    PpgLibrary.TrainConfig config = Ppg.defaultTrainConfig();
-    config.score_input = 1;
-    config.grow = 1;
-    try (Ppg.Engine engine =
-        new Ppg.Engine(PpgLibrary.PPG_METHOD_PPG, n, sessions, config.batch.longValue(), seed)) {
+    Ppg.TrainConfig config = Ppg.defaultTrainConfig();
+    config.score_input = true;
+    config.grow = true;
+    try (Ppg.Engine engine = new Ppg.Engine(Ppg.PPG_METHOD_PPG, n, sessions, config.batch, seed)) {
       Ppg.Item[] items = new Ppg.Item[n];
       for (int k = 0; k < n; k++) {
         items[k] = new Ppg.Item(k, q.utility.get(order[k]), q.group.get(order[k]));
       }
       engine.setQuery(items, sessions);
       engine.holdOrderWithinGroups();
-      engine.trainBuiltin(config, Ppg.defaultObjective(PpgLibrary.PPG_METRIC_EEL));
+      engine.trainBuiltin(config, Ppg.defaultObjective(Ppg.PPG_METRIC_EEL));
       long[] best = engine.best().ranking();
       for (int i = 0; i < out.length; i++) {
         out[i] = (int) best[i];
