@@ -38,6 +38,38 @@ const VALGRIND: Tool = ("valgrind", "--version", "valgrind");
 const GO: Tool = ("go", "version", "golang-go");
 const JAVAC: Tool = ("javac", "-version", "default-jdk-headless");
 const JAVA: Tool = ("java", "-version", "default-jdk-headless");
+/// The Java API's sources in c-examples/java/ppg (what scripts/dist.d/40-jar.sh compiles
+/// into the jar's base; the tests and examples beside them are not part of it).
+const JAVA_API: [&str; 7] = [
+    "Ppg.java",
+    "PpgConstants.java",
+    "Binding.java",
+    "Bindings.java",
+    "Loader.java",
+    "JnaBinding.java",
+    "PpgLibrary.java",
+];
+
+/// A JDK 22 or later for the FFM binding: `PPG_JDK22`, else the first `/usr/lib/jvm/*`
+/// whose `release` file says 22 or more (Debian 12 packages none: Temurin 25 is one).
+fn jdk22() -> Option<PathBuf> {
+    if let Some(home) = std::env::var_os("PPG_JDK22") {
+        return Some(PathBuf::from(home));
+    }
+    let mut homes: Vec<PathBuf> = std::fs::read_dir("/usr/lib/jvm")
+        .ok()?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .collect();
+    homes.sort();
+    homes.into_iter().find(|home| {
+        std::fs::read_to_string(home.join("release")).is_ok_and(|r| {
+            r.lines()
+                .find_map(|l| l.strip_prefix("JAVA_VERSION=\""))
+                .and_then(|v| v.split(['.', '"']).next()?.parse::<u32>().ok())
+                .is_some_and(|feature| feature >= 22)
+        }) && home.join("bin/javac").is_file()
+    })
+}
 
 /// `true` when every tool is there. A missing tool fails the test naming the packages to
 /// install, unless `PPG_SKIP_FOREIGN=1`, which makes the test say that it skips (and pass).
@@ -520,6 +552,85 @@ fn java_jna_test_passes() {
     clean(&[&classes]);
 }
 
+/// The FFM binding (c-examples/java/java22, the jar's META-INF/versions/22) on a JDK 22 or
+/// later with no JNA on the class path: PpgTest's checks and the README's example, as the
+/// JNA test runs them; with `-Dppg.binding=jna` (JNA on the class path) the same JVM runs
+/// them through JNA. Native access enabled: no warning may appear.
+#[test]
+fn java_ffm_test_passes() {
+    if !require("java_ffm", &[JAVAC]) {
+        return;
+    }
+    let Some(jdk) = jdk22() else {
+        panic!(
+            "java_ffm: no JDK 22 or later: set PPG_JDK22 to one's home (Debian 12 packages \
+             none; e.g. Temurin 25), or PPG_SKIP_FOREIGN=1 to skip the cross-language tests."
+        );
+    };
+    let jna = std::env::var_os("PPG_JNA_JAR")
+        .map_or_else(|| PathBuf::from("/usr/share/java/jna.jar"), PathBuf::from);
+    let lib_dir = release_lib_dir();
+    let src = root().join("c-examples/java/ppg");
+    let base = scratch("java-ffm-base");
+    let v22 = scratch("java-ffm-22");
+    run(
+        "javac --release 16 (c-examples/java/ppg)",
+        Command::new(jdk.join("bin/javac"))
+            .args(["--release", "16", "-Xlint:all", "-Werror", "-cp"])
+            .arg(&jna)
+            .arg("-d")
+            .arg(&base)
+            .args(JAVA_API.map(|f| src.join(f)))
+            .args(["PpgTest.java", "Example.java"].map(|f| src.join(f))),
+    );
+    let src22 = root().join("c-examples/java/java22/ppg");
+    run(
+        "javac --release 22 (c-examples/java/java22)",
+        Command::new(jdk.join("bin/javac"))
+            .args(["--release", "22", "-Xlint:all", "-Werror", "-cp"])
+            .arg(&base)
+            .arg("-d")
+            .arg(&v22)
+            .arg(src22.join("Bindings.java"))
+            .arg(src22.join("FfmBinding.java")),
+    );
+    let java = |class: &str, binding: &str| {
+        let mut parts = vec![v22.clone(), base.clone()];
+        if binding == "jna" {
+            parts.push(jna.clone());
+        }
+        let out = Command::new(jdk.join("bin/java"))
+            .arg("--enable-native-access=ALL-UNNAMED")
+            .arg(format!("-Dppg.binding={binding}"))
+            .arg(format!("-Djna.library.path={}", lib_dir.display()))
+            .arg("-cp")
+            .arg(std::env::join_paths(parts).expect("a class path"))
+            .arg(class)
+            .output()
+            .expect("run java");
+        let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert!(
+            out.status.success(),
+            "java {class} ({binding}) failed:\n{stdout}\n{stderr}"
+        );
+        assert!(
+            !stderr.contains("WARNING"),
+            "java {class} ({binding}) warned:\n{stderr}"
+        );
+        stdout
+    };
+    for binding in ["ffm", "jna"] {
+        let out = java("ppg.PpgTest", binding);
+        assert!(
+            out.contains(&format!(" through {binding}\n")) && out.contains("all checks passed"),
+            "PpgTest ({binding}) printed:\n{out}"
+        );
+        assert_eq!(java("ppg.Example", binding).trim(), "8 true");
+    }
+    clean(&[&base, &v22]);
+}
+
 /// The jar's own `libppg.so` (at JNA's resource path) loaded as a user of the released jar
 /// loads it, with `jna.tmpdir` a scratch folder: the copy is deleted once loaded, so a JVM
 /// killed with SIGKILL after loading leaves nothing; a copy a dead JVM left is removed by the
@@ -560,8 +671,7 @@ fn java_jar_copy_loads_anywhere_and_leaves_nothing() {
             .arg(&jar)
             .arg("-d")
             .arg(&classes)
-            .arg(src.join("Ppg.java"))
-            .arg(src.join("PpgLibrary.java"))
+            .args(JAVA_API.map(|f| src.join(f)))
             .arg(&hold),
     );
     // Inside a jar, as released: JNA would use a resource in a plain folder where it lies.
@@ -774,7 +884,8 @@ fn every_door_gives_the_same_rankings() {
             .arg(&jar)
             .arg("-d")
             .arg(&classes)
-            .args(["Ppg.java", "PpgLibrary.java", "Doors.java"].map(|f| src.join(f))),
+            .args(JAVA_API.map(|f| src.join(f)))
+            .arg(src.join("Doors.java")),
     );
     let class_path = std::env::join_paths([&classes, &jar]).expect("a class path");
 
