@@ -12,6 +12,8 @@
 # needs-apt: libmaven-install-plugin-java libexec-maven-plugin-java junit5
 #   (Maven builds offline from Debian's /usr/share/maven-repo: the plugins it runs, and
 #   junit5 for the junit-bom that the compiler plugin's POM imports)
+#   and a JDK 22 or later for the jar's FFM part and the Java 22+ run, which Debian 12
+#   does not package: PPG_JDK22, else the first under /usr/lib/jvm (e.g. Temurin 25)
 # needs-rustup-target: thumbv7em-none-eabihf
 # needs-cargo: cargo-c@0.10.24
 # skip-var: PPG_SKIP_CONSUMERS
