@@ -326,7 +326,8 @@ consumer_go() {
 # the system's java, Debian's Java 17 (the JNA binding) and once on a Java 22 or later (PPG_JDK22, else the
 # first /usr/lib/jvm/* whose java is 22+: the FFM binding, with JNA excluded by the
 # project's ffm profile and native access enabled, so no warning); both equal to the
-# CLI's. The same jar with its library for another platform fails naming the platform.
+# CLI's. The same jar with its library for another platform fails naming the platform,
+# on either binding.
 consumer_maven() {
     local dir=$1 repo=$1/m2 jdk22=${PPG_JDK22:-} home feature
     if [[ -z $jdk22 ]]; then
@@ -366,16 +367,18 @@ consumer_maven() {
     done
 
     mkdir -p "$dir/other"
-    (cd "$dir/other" && jar --extract --file "$root/dist/ppg-$version.jar" && mv linux-x86-64 linux-aarch64 &&
-        jar --create --file ../other.jar --manifest META-INF/MANIFEST.MF ppg linux-aarch64)
-    local message
-    if message=$(java -cp "$dir/other.jar:/usr/share/java/jna.jar:$dir/project/target/classes" \
-        consumer.Rerank "$queries" 7 2 "$dir/never.tsv" 2>&1); then
-        fail "Java: a jar without linux-x86-64/libppg.so loaded"
-    fi
-    grep -q 'libppg for platform linux-x86-64 not loaded: the class path holds no linux-x86-64/libppg.so' <<<"$message" ||
-        fail "Java: the jar for another platform failed otherwise: $message"
-    echo "Java, jar for another platform: \"$(grep -m1 -o 'libppg for platform [^:]*not loaded' <<<"$message")\""
+    (cd "$dir/other" && "$jdk22/bin/jar" --extract --file "$root/dist/ppg-$version.jar" && mv linux-x86-64 linux-aarch64 &&
+        "$jdk22/bin/jar" --create --file ../other.jar --manifest META-INF/MANIFEST.MF ppg linux-aarch64 META-INF/versions)
+    local message java
+    for java in java "$jdk22/bin/java"; do
+        if message=$("$java" --enable-native-access=ALL-UNNAMED -cp "$dir/other.jar:/usr/share/java/jna.jar:$dir/project/target/classes" \
+            consumer.Rerank "$queries" 7 2 "$dir/never.tsv" 2>&1); then
+            fail "Java ($java): a jar without linux-x86-64/libppg.so loaded"
+        fi
+        grep -q 'libppg for platform linux-x86-64 not loaded: the class path holds no linux-x86-64/libppg.so' <<<"$message" ||
+            fail "Java ($java): the jar for another platform failed otherwise: $message"
+        echo "Java ($java), jar for another platform: \"$(grep -m1 -o 'libppg for platform [^:]*not loaded' <<<"$message")\""
+    done
 }
 
 checks=(consumer_c_pkgconfig consumer_cmake_cpp consumer_firmware consumer_python consumer_rust
