@@ -815,7 +815,8 @@ fn java_jar_copy_loads_anywhere_and_leaves_nothing() {
 
 /// The same answer from every door (issue 29): the rows of `tests/doors/rows.tsv` and seed 11
 /// through `ppg rerank`, the C API (`c-examples/c/doors.c`), C++ (`c-examples/cpp/doors.cpp`,
-/// ppg.hpp without exceptions), Go (`TestDoors`) and Java (`ppg.Doors`), each with its
+/// ppg.hpp without exceptions), Go (`TestDoors`) and Java (`ppg.Doors`, through JNA and, on a
+/// JDK 22 or later, through FFM), each with its
 /// recommended recipe over 3 sessions, under EEL and under the official expected exposure
 /// (issue 32), where query `e`, without a relevant item, has no value and every door
 /// passes it through: identical rankings. (Python's `rerank_frame` is held to
@@ -888,6 +889,25 @@ fn every_door_gives_the_same_rankings() {
             .arg(src.join("Doors.java")),
     );
     let class_path = std::env::join_paths([&classes, &jar]).expect("a class path");
+    // The Java door through FFM too, on a JDK 22+ (java_ffm_test_passes fails without one).
+    let ffm = jdk22().map(|jdk| {
+        let classes22 = work.join("classes22");
+        run(
+            "javac --release 22 (doors, FFM)",
+            Command::new(jdk.join("bin/javac"))
+                .args(["--release", "22", "-Xlint:all", "-Werror", "-cp"])
+                .arg(&classes)
+                .arg("-d")
+                .arg(&classes22)
+                .arg(root.join("c-examples/java/java22/ppg/Bindings.java"))
+                .arg(root.join("c-examples/java/java22/ppg/FfmBinding.java")),
+        );
+        let path = std::env::join_paths([&classes22, &classes]).expect("a class path");
+        (jdk.join("bin/java"), path)
+    });
+    if ffm.is_none() {
+        eprintln!("doors: no JDK 22 or later, the Java door through FFM skipped");
+    }
 
     for metric in ["eel", "ee"] {
         let expected = run(
@@ -962,6 +982,23 @@ fn every_door_gives_the_same_rankings() {
             java, expected,
             "{metric}: the Java door differs from ppg rerank"
         );
+        if let Some((java22, path)) = &ffm {
+            let java = run(
+                "java ppg.Doors (FFM)",
+                Command::new(java22)
+                    .arg("--enable-native-access=ALL-UNNAMED")
+                    .arg("-cp")
+                    .arg(path)
+                    .arg(format!("-Djna.library.path={}", lib_dir.display()))
+                    .arg("ppg.Doors")
+                    .arg(&rows)
+                    .arg(metric),
+            );
+            assert_eq!(
+                java, expected,
+                "{metric}: the Java door through FFM differs from ppg rerank"
+            );
+        }
     }
     clean(&[&work]);
 }
