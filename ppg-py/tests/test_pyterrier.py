@@ -3,6 +3,8 @@ with ``% k``, and its measures in ``pt.Experiment`` equal ``ppg.metrics``."""
 
 from __future__ import annotations
 
+import re
+
 import ir_measures
 import numpy as np
 import pandas as pd
@@ -11,7 +13,7 @@ import pytest
 from ir_measures import nDCG
 
 import ppg
-from conftest import make_queries, run_cli
+from conftest import REPO, make_queries, run_cli
 from ppg.pyterrier import AWRF, DTR, EEL, ExpectedExposure, PPGReRanker
 
 
@@ -181,3 +183,15 @@ def test_a_measure_refuses_a_document_without_a_group():
     groups = dict(zip(run["docno"].iloc[1:], run["group"].iloc[1:]))
     with pytest.raises(ValueError, match="groups: no group for doc_id"):
         pt.Experiment([pt.Transformer.from_df(run)], pd.DataFrame({"qid": run["qid"].unique(), "query": "q"}), qrels, eval_metrics=[EEL(groups)])
+
+
+def test_the_docs_example_runs_and_lowers_eel():
+    """docs/python.md's PyTerrier example, run as written."""
+    from test_readme import run_example
+
+    docs = (REPO / "docs" / "python.md").read_text()
+    code = re.search(r"```python\n(.*?)```", docs.split("## PyTerrier", 1)[1], re.S).group(1)
+    namespace, printed = run_example(code)
+    table = namespace["table"].set_index("name")
+    assert "EEL(levels=2)" in printed and "nDCG@10" in printed
+    assert table.loc["ppg", "EEL(levels=2)"] < table.loc["stored", "EEL(levels=2)"]
