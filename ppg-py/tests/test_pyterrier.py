@@ -71,6 +71,8 @@ def test_groups_and_utility_from_a_mapping_and_the_qrels(ppg_bin, tmp_path):
     # Qrels for half the documents: the other half are unjudged, utility 0.
     judged = run.iloc[::2]
     qrels = pd.DataFrame({"qid": judged["qid"], "docno": judged["docno"], "label": judged["label"]})
+    # A negative judgement counts as 0 (TREC's -2 for spam), as for an unjudged document.
+    qrels.loc[judged["label"].to_numpy() == 0, "label"] = -2.0
     expected_label = np.where(np.arange(len(run)) % 2 == 0, run["label"], 0.0)
     cli_input = run.rename(columns={"docno": "item"})[["qid", "item", "score", "group"]].assign(label=expected_label)
     cli = run_cli(ppg_bin, cli_input, tmp_path, "--metric", "dtr", "--seed", "4")

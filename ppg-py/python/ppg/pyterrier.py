@@ -54,7 +54,8 @@ class PPGReRanker(pt.Transformer):
     or from ``groups``, a mapping docno -> group (a dict, a Series indexed by docno, or a
     frame with columns ``docno`` and ``group``). The utility the metric weighs is the
     column ``utility`` when named, else the ``qrels``' ``label`` when given (a frame
-    ``qid, docno, label`` as PyTerrier datasets give it; 0 for an unjudged document),
+    ``qid, docno, label`` as PyTerrier datasets give it; 0 for an unjudged document or a
+    negative judgement),
     else ``score``; utilities must be non-negative (``ppg rerank``'s rule), so a model
     with negative scores needs the qrels or a utility column. A missing column raises
     ``pt.validate.InputValidationError`` naming it; a bad value raises ``ValueError``
@@ -163,7 +164,8 @@ class PPGReRanker(pt.Transformer):
         if self.qrels is None:
             return inp["score"].to_numpy()
         keys = pd.MultiIndex.from_arrays([inp["qid"].astype(str), inp["docno"].astype(str)])
-        return self.qrels.reindex(keys).fillna(0.0).to_numpy(dtype=np.float64)
+        # A negative judgement (TREC's -2 for spam) is no relevance: 0, as the measures take it.
+        return np.maximum(self.qrels.reindex(keys).fillna(0.0).to_numpy(dtype=np.float64), 0.0)
 
 
 def _mapping(groups: Groups, argument: str) -> pd.Series:
