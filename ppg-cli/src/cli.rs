@@ -6,6 +6,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 pub use ppg_host::arg::{EeMeasureArg, FairnessArg};
 use ppg_host::progress::ProgressArg;
+use ppg_host::trec_run::RunFormat;
 pub use ppg_lab::ReproduceArgs;
 
 /// Fair re-ranking by Probabilistic Permutation Graph (PPG) search.
@@ -166,6 +167,16 @@ MEMORY
 OUTPUT FORMAT
   Tab-separated with header `qid session rank item`: for every query (in input order),
   sessions 1..S, each a full ranking of the query's items, ranks from 1.
+  --run-format writes a TREC Fair Ranking run file instead, for that track's evaluator:
+    trec2020      `qid sample docno rank sim run_id`, no header, a block per session
+                  (sample Q0, Q1, ...; sim n - rank + 1): diazf/expeval's `expeval.py
+                  -I`, TREC 2019 and 2020 (expected exposure); --run-id names the run
+    trec2022      header `id page_id`, one ranking per topic in line order (one
+                  session only): TREC 2022 task 1 (fair-trec/trec2022-fair-public)
+    trec2022-seq  header `id seq_no page_id`, seq_no the session from 1: TREC 2022
+                  task 2
+  An id that evaluator would misread is refused at its line (exit 2): whitespace in
+  trec2020, anything but digits in the 2022 formats.
 
 RECIPE
   By default PPG runs the paper's reference hyper-parameters (50 epochs of 16 samples,
@@ -327,6 +338,13 @@ pub struct RerankArgs {
     /// has no bound).
     #[arg(long)]
     pub report: Option<PathBuf>,
+    /// Format of the output: ppg's own, or a TREC Fair Ranking run file (see OUTPUT FORMAT
+    /// in --help).
+    #[arg(long, value_enum, default_value_t = RunFormat::Ppg)]
+    pub run_format: RunFormat,
+    /// Run id of --run-format trec2020 (its last column).
+    #[arg(long, default_value = "ppg")]
+    pub run_id: String,
     /// EEL grade levels when optimising.
     #[arg(long, default_value_t = 5)]
     pub levels: u32,

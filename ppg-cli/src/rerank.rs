@@ -32,6 +32,7 @@ use ppg_host::rerank_input::{InputError, Limit, Query, Reader};
 use ppg_host::rerank_query::{self, Reranked};
 use ppg_host::scratch::SortFolder;
 use ppg_host::threads;
+use ppg_host::trec_run::RunFormat;
 
 /// One query read and checked, with its index in the input.
 struct Task {
@@ -58,6 +59,7 @@ pub fn run(args: &RerankArgs) -> Result<()> {
     let recipe = recipe(args)?;
     let (max_groups, why) = ppg_host::cost::max_groups(spec.metric);
     check_method(args)?;
+    check_run_format(args)?;
     // Where the output and the report go, and what the environment allows, before
     // anything is read.
     interrupt::install()?;
@@ -129,7 +131,9 @@ pub fn run(args: &RerankArgs) -> Result<()> {
     let pool = threads::pool(threads)?;
     let budget = Budget::new(memory);
     let mut out = Output::create(&destination, args.output.as_deref())?;
-    writeln!(out.writer(), "qid\tsession\trank\titem").map_err(|e| out.failed(e))?;
+    if let Some(header) = args.run_format.header() {
+        writeln!(out.writer(), "{header}").map_err(|e| out.failed(e))?;
+    }
     let mut report = match &report_destination {
         Some(destination) => {
             let mut report = Output::create(destination, args.report.as_deref())?;
@@ -175,7 +179,8 @@ pub fn run(args: &RerankArgs) -> Result<()> {
                     r.after
                 );
             }
-            write_query(out.writer(), q, &r, args.sessions).map_err(|e| out.failed(e))?;
+            check_ids(args.run_format, q, &path)?;
+            write_query(out.writer(), q, &r, args).map_err(|e| out.failed(e))?;
             if let Some(report) = &mut report {
                 write_report(report.writer(), q, &r).map_err(|e| report.failed(e))?;
             }
@@ -384,19 +389,47 @@ fn rerank_one(
     })
 }
 
-fn write_query(w: &mut dyn Write, q: &Query, r: &Reranked, sessions: usize) -> std::io::Result<()> {
+fn write_query(
+    w: &mut dyn Write,
+    q: &Query,
+    r: &Reranked,
+    args: &RerankArgs,
+) -> std::io::Result<()> {
     let n = q.len();
-    for s in 0..sessions {
-        for (rank, &item) in r.rankings[s * n..(s + 1) * n].iter().enumerate() {
-            writeln!(
-                w,
-                "{}\t{}\t{}\t{}",
-                q.qid,
-                s + 1,
-                rank + 1,
-                q.items[usize::from(item)]
-            )?;
-        }
+    for s in 0..args.sessions {
+        let ranking = r.rankings[s * n..(s + 1) * n].iter();
+        let items = ranking.map(|&item| q.items[usize::from(item)].as_str());
+        args.run_format
+            .write_ranking(w, &q.qid, s + 1, items, &args.run_id)?;
+    }
+    Ok(())
+}
+
+/// The ids of `q` as `--run-format`'s evaluator reads them, refused at their line.
+fn check_ids(format: RunFormat, q: &Query, path: &str) -> Result<()> {
+    let refused =
+        |line: usize, m: String| CliError::input(path, line, format!("{m} (--run-format)"));
+    format
+        .check_id("qid", &q.qid)
+        .map_err(|m| refused(q.lines[0], m))?;
+    for (item, &line) in q.items.iter().zip(&q.lines) {
+        format
+            .check_id("item", item)
+            .map_err(|m| refused(line, m))?;
+    }
+    Ok(())
+}
+
+/// `--run-format` and `--run-id` agree with the other flags.
+fn check_run_format(args: &RerankArgs) -> Result<()> {
+    args.run_format
+        .check_sessions(args.sessions)
+        .map_err(CliError::Usage)?;
+    if args.run_id.is_empty() || args.run_id.chars().any(char::is_whitespace) {
+        return Err(CliError::Usage(format!(
+            "--run-id {:?}: a run id is one word (the trec2020 format splits on whitespace)",
+            args.run_id
+        )));
     }
     Ok(())
 }

@@ -24,6 +24,7 @@
 //!   ones killed runs left; [`interrupt`] removes them on SIGINT, SIGTERM and SIGHUP once
 //!   a front end that owns the process's signals calls [`interrupt::install`] (the
 //!   Python extension leaves them to the interpreter).
+//! - [`trec_run`]: the run-file formats of the TREC Fair Ranking tracks' evaluators.
 //! - [`error`]: the one error type of a run and the exit status of each kind; [`arg`]:
 //!   the values the command lines share; [`pause`]: a test hook that holds a run at a
 //!   named moment.
@@ -48,3 +49,4 @@ pub mod rerank_input;
 pub mod rerank_query;
 pub mod scratch;
 pub mod threads;
+pub mod trec_run;

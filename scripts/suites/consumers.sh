@@ -10,6 +10,7 @@
 # needs-apt: python3-venv golang-go default-jdk-headless libjna-java maven
 # needs-apt: libmaven-compiler-plugin-java libmaven-resources-plugin-java
 # needs-apt: libmaven-install-plugin-java libexec-maven-plugin-java junit5
+# needs-apt: libxapian-dev
 #   (Maven builds offline from Debian's /usr/share/maven-repo: the plugins it runs, and
 #   junit5 for the junit-bom that the compiler plugin's POM imports)
 #   and a JDK 22 or later for the jar's FFM part and the Java 22+ run, which Debian 12
@@ -121,6 +122,22 @@ consumer_cmake_cpp() {
         ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 "$build/rerank_query" >"$build/out"
         same_as_cli "C++, CMake, ${options[*]}" "$build/out"
     done
+}
+
+# A search engine end to end: Xapian indexes a generated corpus with a group field, and
+# each query's top 20 is re-ranked through ppg.hpp (CMake, ppg::ppg). Its first queries'
+# rankings must be `ppg rerank`'s; it fails itself when page 2 (a second search and
+# re-ranking) does not continue page 1; it prints Xapian's and ppg's time per query.
+consumer_xapian() {
+    local dir=$1
+    copy "$dir/src" consumers/xapian/{CMakeLists.txt,xapian_search.cpp}
+    cmake -S "$dir/src" -B "$dir/build" -DCMAKE_PREFIX_PATH="$host" -DCMAKE_BUILD_TYPE=Release \
+        >"$dir/cmake.log" || { cat "$dir/cmake.log" >&2; return 1; }
+    cmake --build "$dir/build" >>"$dir/cmake.log" || { cat "$dir/cmake.log" >&2; return 1; }
+    "$dir/build/xapian_search" >"$dir/out" || fail "the Xapian consumer failed"
+    grep -E '^(paging|timing)' "$dir/out"
+    [[ $(grep -c '^paging' "$dir/out") -gt 0 ]] || fail "the Xapian consumer checked no paging"
+    same_as_cli "C++, Xapian search re-ranked through ppg.hpp" "$dir/out"
 }
 
 # The firmware image: the thumbv7em libppg.a linked into a bare Cortex-M4F image, run
@@ -381,7 +398,7 @@ consumer_maven() {
     done
 }
 
-checks=(consumer_c_pkgconfig consumer_cmake_cpp consumer_firmware consumer_python consumer_rust
+checks=(consumer_c_pkgconfig consumer_cmake_cpp consumer_xapian consumer_firmware consumer_python consumer_rust
     consumer_go consumer_maven check_install check_abi)
 for check in "${checks[@]}"; do
     say "$check"

@@ -2,15 +2,16 @@
 # The Python package (ppg-py): installs the release wheel (scripts/dist's, the one users
 # get) into the test venv, then runs pytest (API, errors, equality with `ppg rerank`,
 # doctests, the README's Python and Spark examples, the Spark job, whose workers run the
-# same venv), docs/python.md's local Spark recipe, and hostile inputs each in a subprocess
+# same venv, the PyTerrier stage and measures through pt.Experiment), docs/python.md's
+# local Spark recipe, and hostile inputs each in a subprocess
 # of its own (test_hostile.py, about 20 s).
-# needs-pip: numpy pandas~=2.3 pyarrow pyspark pytest polars
+# needs-pip: numpy pandas~=2.3 pyarrow pyspark pytest polars pyterrier
 # needs-apt: default-jdk-headless
 # skip-var: PPG_SKIP_PYTHON
 #
 # Run from the repository root with bash. PPG_VENV names a venv holding the packages
 # above (the test command makes it and puts its bin/ first on PATH); by hand:
-#   python3 -m venv target/venv && target/venv/bin/pip install numpy "pandas~=2.3" pyarrow pyspark pytest polars
+#   python3 -m venv target/venv && target/venv/bin/pip install numpy "pandas~=2.3" pyarrow pyspark pytest polars pyterrier
 #   PPG_VENV=$PWD/target/venv bash scripts/suites/python.sh
 # pandas is held below 3 because pyspark warns about pandas 3.
 set -euo pipefail

@@ -6,10 +6,13 @@
 - :mod:`ppg.metrics`: the protocol's EEL, DTR and NDCG of given rankings, of one list
   or of every query of a frame (:func:`ppg.metrics.frame`, before and after re-ranking);
 - :class:`Engine`: the engine, for callers that score rankings themselves;
-- :mod:`ppg.spark`: :func:`ppg.spark.rerank` for a Spark DataFrame (needs pyspark).
+- :mod:`ppg.spark`: :func:`ppg.spark.rerank` for a Spark DataFrame (needs pyspark);
+- :mod:`ppg.pyterrier`: a PyTerrier re-ranking stage and measures for ``pt.Experiment``
+  (needs the ``pyterrier`` extra);
+- :mod:`ppg.trec_run`: TREC Fair Ranking run files, written and read back.
 """
 
-from ppg import metrics
+from ppg import metrics, trec_run
 from ppg._ppg import MAX_GROUPS, MAX_ITEMS
 from ppg._rerank import Reranked, rerank
 from ppg.engine import Engine
@@ -40,4 +43,5 @@ __all__ = [
     "metrics",
     "rerank",
     "rerank_frame",
+    "trec_run",
 ]

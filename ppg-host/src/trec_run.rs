@@ -1,0 +1,162 @@
+//! Run files in the formats the TREC Fair Ranking tracks' evaluators read, so that a
+//! query's rankings (one per session) go to the organisers' scripts as they are:
+//!
+//! - [`RunFormat::Trec2020`]: `qid sample docno rank sim run_id`, tab-separated, no header,
+//!   one block per session: what `diazf/expeval`'s `expeval.py -I` reads (TREC 2019 and
+//!   2020, expected exposure), the file its `trec/json2runfile.py` makes of a submission.
+//!   The sample is `Q0`, `Q1`, ... as that script writes it; the evaluator orders a sample
+//!   by `sim` alone, which is therefore `n - rank + 1` (an integer, distinct at every rank:
+//!   the script's `1/rank` printed with six decimals repeats beyond about 1,400 items).
+//! - [`RunFormat::Trec2022`]: `id page_id` after that header, a ranking's order the line
+//!   order: TREC 2022 task 1 (one ranking per topic), read by `wptrec/trecdata.py`'s
+//!   `scan_runs` (fair-trec/trec2022-fair-public), which skips a first field `id`.
+//! - [`RunFormat::Trec2022Seq`]: `id seq_no page_id`, seq_no the session from 1: TREC 2022
+//!   task 2 (a sequence of rankings per topic), read by the same function.
+//!
+//! The 2022 reader parses topic and page ids as integers, and the 2020 one splits lines on
+//! any whitespace: an id either would misread is refused by [`RunFormat::check_id`]
+//! before anything of its query is written. ppg's own format (`qid session rank item`) is
+//! [`RunFormat::Ppg`].
+
+use std::io::{self, Write};
+
+use clap::ValueEnum;
+
+/// The format of `ppg rerank`'s output (`--run-format`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum RunFormat {
+    /// ppg's own: header `qid session rank item`, sessions and ranks from 1.
+    Ppg,
+    /// TREC 2019/2020 (diazf/expeval): `qid sample docno rank sim run_id`, a block per session.
+    Trec2020,
+    /// TREC 2022 task 1: header `id page_id`, one ranking per topic in line order.
+    Trec2022,
+    /// TREC 2022 task 2: header `id seq_no page_id`, seq_no the session from 1.
+    #[value(name = "trec2022-seq")]
+    Trec2022Seq,
+}
+
+impl RunFormat {
+    /// The header line, where the format has one.
+    pub fn header(self) -> Option<&'static str> {
+        match self {
+            RunFormat::Ppg => Some("qid\tsession\trank\titem"),
+            RunFormat::Trec2020 => None,
+            RunFormat::Trec2022 => Some("id\tpage_id"),
+            RunFormat::Trec2022Seq => Some("id\tseq_no\tpage_id"),
+        }
+    }
+
+    /// Refuses a session count the format cannot hold (task 1 of 2022 is one ranking).
+    pub fn check_sessions(self, sessions: usize) -> Result<(), String> {
+        if self == RunFormat::Trec2022 && sessions != 1 {
+            return Err(format!(
+                "--run-format trec2022 holds one ranking per topic, not {sessions} sessions \
+                 (trec2022-seq holds a sequence)"
+            ));
+        }
+        Ok(())
+    }
+
+    /// Refuses an id (`what` is its column) that the format's evaluator would misread:
+    /// whitespace in `trec2020` (fields are split on it), anything but ASCII digits in the
+    /// 2022 formats (ids are parsed as integers). A tab or line end is refused by every
+    /// format but `ppg`, whose input already excludes them.
+    pub fn check_id(self, what: &str, id: &str) -> Result<(), String> {
+        match self {
+            RunFormat::Ppg => Ok(()),
+            RunFormat::Trec2020 if id.chars().any(char::is_whitespace) => Err(format!(
+                "{what} {id:?} holds whitespace, which the trec2020 format (expeval) splits fields on"
+            )),
+            RunFormat::Trec2020 => Ok(()),
+            RunFormat::Trec2022 | RunFormat::Trec2022Seq
+                if id.is_empty() || !id.bytes().all(|b| b.is_ascii_digit()) =>
+            {
+                Err(format!(
+                    "{what} {id:?} is not an integer, which the 2022 formats' evaluator \
+                     reads ids as"
+                ))
+            }
+            RunFormat::Trec2022 | RunFormat::Trec2022Seq => Ok(()),
+        }
+    }
+
+    /// Writes one session's ranking of query `qid`: `items` in rank order, `session` from 1.
+    pub fn write_ranking<'a>(
+        self,
+        w: &mut dyn Write,
+        qid: &str,
+        session: usize,
+        items: impl ExactSizeIterator<Item = &'a str>,
+        run_id: &str,
+    ) -> io::Result<()> {
+        let n = items.len();
+        for (rank, item) in (1..).zip(items) {
+            match self {
+                RunFormat::Ppg => writeln!(w, "{qid}\t{session}\t{rank}\t{item}")?,
+                RunFormat::Trec2020 => writeln!(
+                    w,
+                    "{qid}\tQ{}\t{item}\t{rank}\t{}\t{run_id}",
+                    session - 1,
+                    n + 1 - rank
+                )?,
+                RunFormat::Trec2022 => writeln!(w, "{qid}\t{item}")?,
+                RunFormat::Trec2022Seq => writeln!(w, "{qid}\t{session}\t{item}")?,
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn written(format: RunFormat) -> String {
+        let mut out = Vec::new();
+        for s in 1..=2 {
+            let items = if s == 1 {
+                ["7", "8", "9"]
+            } else {
+                ["9", "7", "8"]
+            };
+            format
+                .write_ranking(&mut out, "12", s, items.into_iter(), "ppg")
+                .unwrap();
+        }
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn each_format_writes_a_block_per_session() {
+        assert_eq!(
+            written(RunFormat::Trec2020),
+            "12\tQ0\t7\t1\t3\tppg\n12\tQ0\t8\t2\t2\tppg\n12\tQ0\t9\t3\t1\tppg\n\
+             12\tQ1\t9\t1\t3\tppg\n12\tQ1\t7\t2\t2\tppg\n12\tQ1\t8\t3\t1\tppg\n"
+        );
+        assert_eq!(
+            written(RunFormat::Trec2022Seq),
+            "12\t1\t7\n12\t1\t8\n12\t1\t9\n12\t2\t9\n12\t2\t7\n12\t2\t8\n"
+        );
+        assert_eq!(
+            written(RunFormat::Ppg),
+            "12\t1\t1\t7\n12\t1\t2\t8\n12\t1\t3\t9\n12\t2\t1\t9\n12\t2\t2\t7\n12\t2\t3\t8\n"
+        );
+    }
+
+    #[test]
+    fn ids_the_evaluators_would_misread_are_refused() {
+        assert!(RunFormat::Trec2020.check_id("item", "doc 1").is_err());
+        assert!(RunFormat::Trec2020.check_id("item", "doc-1").is_ok());
+        for f in [RunFormat::Trec2022, RunFormat::Trec2022Seq] {
+            assert!(f.check_id("qid", "q1").is_err());
+            assert!(f.check_id("qid", "").is_err());
+            assert!(f.check_id("qid", "-1").is_err());
+            assert!(f.check_id("qid", "0123").is_ok());
+        }
+        assert!(RunFormat::Ppg.check_id("item", "a b").is_ok());
+        assert!(RunFormat::Trec2022.check_sessions(2).is_err());
+        assert!(RunFormat::Trec2022.check_sessions(1).is_ok());
+        assert!(RunFormat::Trec2022Seq.check_sessions(8).is_ok());
+    }
+}
