@@ -18,10 +18,13 @@
 //! It allocates nothing: the caller lends a [`Workspace`].
 //!
 //! - [`cost`]: the costs by name ([`CostSpec`], [`Cost`]) and the tables they read.
+//! - [`relevance`]: the relevance certificate of a re-ranked query ([`certify_relevance`]).
 
 pub mod cost;
+pub mod relevance;
 
 pub use cost::{AnyDtr, Cost, CostSpec, Metric, Tables};
+pub use relevance::{certify_relevance, Relevance};
 
 use crate::objective::{LowerBound, Stoppable, MAX_GROUPS};
 use crate::{Error, Objective, Ppg, TrainConfig, TrainReport};
