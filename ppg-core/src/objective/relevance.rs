@@ -178,7 +178,9 @@ impl Lists<'_> {
     /// `floor`, by a walk over the patterns in the window with the best completion as its
     /// cut. `Some((best, complete))`: `best` is `floor` when no pattern above it was met;
     /// `complete` when every pattern was walked within `budget` nodes (then nothing in the
-    /// window beats `best`). `None` when `prefix` is shorter than `n + 1`, the exposures
+    /// window beats `best`). With `pattern` (at least `2 n` bytes), its first `n` say
+    /// which positions group 0 holds in the best pattern met above `floor` (1) or not (0),
+    /// when one was. `None` when `prefix` is shorter than `n + 1`, the exposures
     /// increase somewhere, a group's gains are not in descending order (the walk's cut
     /// merges them), or the list is longer than [`super::bound::MAX_SEARCH_ITEMS`].
     pub fn single(
@@ -188,9 +190,11 @@ impl Lists<'_> {
         floor: f64,
         budget: u64,
         prefix: &mut [f64],
+        pattern: Option<&mut [u8]>,
     ) -> Option<(f64, bool)> {
         let n = self.items();
         if prefix.len() < n + 1
+            || pattern.as_ref().is_some_and(|p| p.len() < 2 * n)
             || n > super::bound::MAX_SEARCH_ITEMS
             || self.exposure[..n].windows(2).any(|w| w[1] > w[0])
             || self.gain.iter().any(|g| g.windows(2).any(|w| w[1] > w[0]))
@@ -209,6 +213,7 @@ impl Lists<'_> {
             best: floor,
             nodes: 0,
             budget,
+            pattern: pattern.map(|p| p.split_at_mut(n)),
         };
         walk.visit(0, 0, 0.0, 0.0);
         Some((walk.best, walk.nodes <= walk.budget))
@@ -224,6 +229,8 @@ struct Walk<'w, 'a> {
     best: f64,
     nodes: u64,
     budget: u64,
+    /// The best pattern met and the one walked (1: group 0 holds the position).
+    pattern: Option<(&'w mut [u8], &'w mut [u8])>,
 }
 
 impl Walk<'_, '_> {
@@ -246,6 +253,9 @@ impl Walk<'_, '_> {
         if r == n {
             if dcg > self.best {
                 self.best = dcg;
+                if let Some((best, path)) = &mut self.pattern {
+                    best.copy_from_slice(&path[..n]);
+                }
             }
             return;
         }
@@ -262,6 +272,9 @@ impl Walk<'_, '_> {
             (a, _) => a.is_some(),
         };
         for take_zero in [zero_first, !zero_first] {
+            if let Some((_, path)) = &mut self.pattern {
+                path[r] = u8::from(take_zero);
+            }
             match (take_zero, zero, one) {
                 (true, Some(g), _) => self.visit(r + 1, j + 1, x + lists.exposure[r], dcg + g * d),
                 (false, _, Some(g)) => self.visit(r + 1, j, x, dcg + g * d),

@@ -13,8 +13,8 @@
 //! under the intra-group constraint): valid, exact only where it is reached.
 
 use super::{number_present, ranking_by, Cost, CostSpec, Metric, Outcome, Query, Recipe, Tables};
-use crate::objective::relevance::{dtr_window, Lists, DUAL_WORK};
-use crate::objective::Ndcg;
+use crate::objective::relevance::{dtr_window, eel_window, Lists, DUAL_WORK};
+use crate::objective::{LowerBound, Ndcg};
 use crate::Error;
 
 /// The NDCG cut-off of the certificate when the caller names none (the protocol's 10).
@@ -139,12 +139,16 @@ pub fn certify_relevance(
         exposure: &tables.exposure[..n],
     };
     let scale = sessions as f64 * ideal;
-    let window = window(spec, query, order, group, tables, recipe, outcome, utility);
+    for (k, &row) in order.iter().enumerate() {
+        utility[k] = query.utility[usize::from(row)];
+    }
+    let window = level(recipe, outcome.after, outcome.bound)
+        .and_then(|level| window(spec, utility, group, tables, sessions, level));
     let dcg = match window {
         Some((lo, hi)) => {
             let dual = lists.dual(sessions, lo, hi, work);
             let walk = (sessions == 1 && !recipe.intra)
-                .then(|| lists.single(lo, hi, achieved * scale, WALK_BUDGET, work))
+                .then(|| lists.single(lo, hi, achieved * scale, WALK_BUDGET, work, None))
                 .flatten()
                 .filter(|&(_, complete)| complete)
                 .map(|(best, _)| best);
@@ -169,32 +173,28 @@ pub fn certify_relevance(
     })
 }
 
-/// The window of group 0's total exposure the fair set lies in, for the two-group DTR
-/// and EEL without an NDCG term: the costs at most the larger of the returned one and the
-/// bound plus the tolerance. `None` for other costs or without a bound. `utility`: scratch
-/// of the query's length.
-#[allow(clippy::too_many_arguments)]
+/// The level of cost the fair set reaches: the larger of the returned cost and the bound
+/// plus the recipe's tolerance (when certified, the tolerance's); `None` without a bound.
+pub(crate) fn level(recipe: &Recipe, after: f64, bound: Option<LowerBound>) -> Option<f64> {
+    Some(after.max(bound?.value + recipe.train.certify.unwrap_or(0.0)))
+}
+
+/// The window of group 0's total exposure the rankings of the two-group DTR and EEL
+/// (without an NDCG term) that cost at most `level` lie in, over `sessions` sessions of
+/// the query whose `utility` and `group` (ids 0 and 1) are in starting order. `None` for
+/// other costs.
 fn window(
     spec: &CostSpec,
-    query: &Query<'_>,
-    order: &[u16],
+    utility: &[f64],
     group: &[u8],
     tables: &Tables<'_>,
-    recipe: &Recipe,
-    outcome: &Outcome,
-    utility: &mut [f64],
+    sessions: usize,
+    level: f64,
 ) -> Option<(f64, f64)> {
-    let (n, sessions) = (order.len(), query.sessions);
-    let bound = outcome.bound?;
     if spec.ndcg.is_some() {
         return None;
     }
-    let level = outcome
-        .after
-        .max(bound.value + recipe.train.certify.unwrap_or(0.0));
-    for (k, &row) in order.iter().enumerate() {
-        utility[k] = query.utility[usize::from(row)];
-    }
+    let n = utility.len();
     let total: f64 = tables.exposure[..n].iter().sum();
     match spec.metric {
         Metric::Dtr => {
@@ -206,12 +206,99 @@ fn window(
         }
         Metric::Eel => {
             let mut none = [];
-            let Ok(Cost::Eel(eel)) = Cost::new(spec, &*utility, group, tables, &mut none) else {
+            let Ok(Cost::Eel(eel)) = Cost::new(spec, utility, group, tables, &mut none) else {
                 return None;
             };
             let [t0, t1] = [*eel.targets().first()?, *eel.targets().get(1)?];
-            crate::objective::relevance::eel_window([t0, t1], total, sessions, level)
+            eel_window([t0, t1], total, sessions, level)
         }
         _ => None,
     }
+}
+
+/// Values of [`most_relevant_one`]'s `work` per item (and 4 more).
+const ONE_WORK: usize = 3;
+
+/// Point 1 at one session: the most relevant ranking among those that cost at most
+/// `level` (the two-group DTR and EEL without an NDCG term, the order within groups
+/// free), written into `candidate` in starting-order ids when the walk over the window's
+/// patterns ([`Lists::single`]) meets one more relevant than `floor` (the DCG of the NDCG
+/// of `utility`, the only relevance the recipe knows). Why: at one session the window
+/// mostly holds one pattern, which the search's witness already has; where it holds more
+/// (EEL's targets by grade, 102 of 600 graded queries), the witness is not chosen for
+/// relevance. `best`: the ranking the recipe found. The caller scores the candidate with its cost before it takes it (the
+/// window is the exact set widened for rounding). `work`: [`ONE_WORK`] values per item
+/// and 4 more.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn most_relevant_one(
+    spec: &CostSpec,
+    tables: &Tables<'_>,
+    utility: &[f64],
+    group: &[u8],
+    level: f64,
+    best: &[u16],
+    work: &mut [f64],
+    candidate: &mut [u16],
+) -> bool {
+    let n = utility.len();
+    if work.len() < ONE_WORK * n + 4 || candidate.len() < n || group.iter().any(|&g| g > 1) {
+        return false;
+    }
+    let Some((lo, hi)) = window(spec, utility, group, tables, 1, level) else {
+        return false;
+    };
+    let Ok(ndcg) = Ndcg::new(utility, NDCG_CUTOFF, tables.discount) else {
+        return false;
+    };
+    // Each group's items by utility, descending (ties: starting order), into `candidate`
+    // as group 0's then group 1's; their gains alike.
+    let (gains, rest) = work.split_at_mut(n);
+    let (prefix, rest) = rest.split_at_mut(n + 1);
+    let pattern = &mut bytemuck::must_cast_slice_mut::<f64, u8>(rest)[..2 * n];
+    let mut at = 0;
+    for g in 0..2u8 {
+        let from = at;
+        for (p, &x) in group.iter().enumerate() {
+            if x == g {
+                candidate[at] = p as u16;
+                at += 1;
+            }
+        }
+        candidate[from..at].sort_unstable_by(|&a, &b| {
+            utility[usize::from(b)]
+                .total_cmp(&utility[usize::from(a)])
+                .then(a.cmp(&b))
+        });
+    }
+    for (gain, &item) in gains.iter_mut().zip(candidate.iter()) {
+        *gain = ndcg.gain(utility[usize::from(item)]);
+    }
+    let k0 = group.iter().filter(|&&g| g == 0).count();
+    let (gain0, gain1) = gains.split_at(k0);
+    let lists = Lists {
+        gain: [gain0, gain1],
+        discount: &tables.discount[..NDCG_CUTOFF.min(n).min(tables.discount.len())],
+        exposure: &tables.exposure[..n],
+    };
+    let floor = ndcg.value(&best[..n], 1) * ndcg.ideal();
+    let Some((found, _)) = lists.single(lo, hi, floor, WALK_BUDGET, prefix, Some(pattern)) else {
+        return false;
+    };
+    if !(found > floor) {
+        return false;
+    }
+    // The sorted ids aside (the gains are spent), then dealt onto the pattern.
+    let sorted = &mut bytemuck::must_cast_slice_mut::<f64, u16>(gains)[..n];
+    sorted.copy_from_slice(&candidate[..n]);
+    let (mut a, mut b) = (0, k0);
+    for (slot, &zero) in candidate.iter_mut().zip(pattern.iter()).take(n) {
+        if zero == 1 {
+            *slot = sorted[a];
+            a += 1;
+        } else {
+            *slot = sorted[b];
+            b += 1;
+        }
+    }
+    true
 }
