@@ -120,7 +120,9 @@ impl Lists<'_> {
     /// shorter than [`DUAL_WORK`] values per item of group 0 and as many more, or no ranking can
     /// be in the window. Weak duality, see the module's docs.
     pub fn dual(&self, sessions: usize, lo: f64, hi: f64, work: &mut [f64]) -> Option<f64> {
-        if work.len() < DUAL_WORK * (self.gain[0].len() + 1) || !(lo <= hi) {
+        if work.len() < DUAL_WORK * (self.gain[0].len() + 1)
+            || lo.partial_cmp(&hi).is_none_or(|o| o.is_gt())
+        {
             return None;
         }
         let s = sessions as f64;
@@ -334,7 +336,7 @@ pub fn eel_window(target: [f64; 2], total: f64, sessions: usize, level: f64) -> 
     let b = t0 + total - t1;
     let c = t0 * t0 + (total - t1) * (total - t1) - level;
     let disc = b * b - 2.0 * c;
-    if !(disc >= 0.0) {
+    if disc.is_nan() || disc < 0.0 {
         return None;
     }
     let root = libm::sqrt(disc);

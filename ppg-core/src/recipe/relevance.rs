@@ -284,7 +284,7 @@ pub(crate) fn most_relevant_one(
     let Some((found, _)) = lists.single(lo, hi, floor, WALK_BUDGET, prefix, Some(pattern)) else {
         return false;
     };
-    if !(found > floor) {
+    if found.partial_cmp(&floor) != Some(core::cmp::Ordering::Greater) {
         return false;
     }
     // The sorted ids aside (the gains are spent), then dealt onto the pattern.
