@@ -143,7 +143,7 @@ pub fn certify_relevance(
         utility[k] = query.utility[usize::from(row)];
     }
     let window = level(recipe, outcome.after, outcome.bound)
-        .and_then(|level| window(spec, utility, group, tables, sessions, level));
+        .and_then(|level| window(spec, None, utility, group, tables, sessions, level));
     let dcg = match window {
         Some((lo, hi)) => {
             let dual = lists.dual(sessions, lo, hi, work);
@@ -181,10 +181,11 @@ pub(crate) fn level(recipe: &Recipe, after: f64, bound: Option<LowerBound>) -> O
 
 /// The window of group 0's total exposure the rankings of the two-group DTR and EEL
 /// (without an NDCG term) that cost at most `level` lie in, over `sessions` sessions of
-/// the query whose `utility` and `group` (ids 0 and 1) are in starting order. `None` for
-/// other costs.
+/// the query whose `utility` and `group` (ids 0 and 1) are in starting order, with the
+/// cost `built` on them where the caller has it. `None` for other costs.
 fn window(
     spec: &CostSpec,
+    built: Option<&Cost<'_>>,
     utility: &[f64],
     group: &[u8],
     tables: &Tables<'_>,
@@ -205,8 +206,13 @@ fn window(
             (u[0] > 0.0 && u[1] > 0.0).then(|| dtr_window(u, total, sessions, 1.0 + level))
         }
         Metric::Eel => {
+            // The caller's cost where it has one (building EEL sorts by grade).
             let mut none = [];
-            let Ok(Cost::Eel(eel)) = Cost::new(spec, utility, group, tables, &mut none) else {
+            let own = match built {
+                Some(_) => None,
+                None => Cost::new(spec, utility, group, tables, &mut none).ok(),
+            };
+            let Some(Cost::Eel(eel)) = built.or(own.as_ref()) else {
                 return None;
             };
             let [t0, t1] = [*eel.targets().first()?, *eel.targets().get(1)?];
@@ -226,12 +232,13 @@ const ONE_WORK: usize = 3;
 /// of `utility`, the only relevance the recipe knows). Why: at one session the window
 /// mostly holds one pattern, which the search's witness already has; where it holds more
 /// (EEL's targets by grade, 102 of 600 graded queries), the witness is not chosen for
-/// relevance. `best`: the ranking the recipe found. The caller scores the candidate with its cost before it takes it (the
+/// relevance. `cost`: the recipe's, on `utility` and `group`; `best`: the ranking it found. The caller scores the candidate with its cost before it takes it (the
 /// window is the exact set widened for rounding). `work`: [`ONE_WORK`] values per item
 /// and 4 more.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn most_relevant_one(
     spec: &CostSpec,
+    cost: &Cost<'_>,
     tables: &Tables<'_>,
     utility: &[f64],
     group: &[u8],
@@ -244,7 +251,7 @@ pub(crate) fn most_relevant_one(
     if work.len() < ONE_WORK * n + 4 || candidate.len() < n || group.iter().any(|&g| g > 1) {
         return false;
     }
-    let Some((lo, hi)) = window(spec, utility, group, tables, 1, level) else {
+    let Some((lo, hi)) = window(spec, Some(cost), utility, group, tables, 1, level) else {
         return false;
     };
     let Ok(ndcg) = Ndcg::new(utility, NDCG_CUTOFF, tables.discount) else {
