@@ -1,6 +1,7 @@
 """The relevance certificate (issue 36) in ``rerank_frame``'s costs equals ``ppg rerank
 --report``'s columns, and holds its own invariants: NDCG@10 at most its bound, the gap
-their difference."""
+their difference; the rankings (at one session the most relevant optimum's) are the
+CLI's."""
 
 from __future__ import annotations
 
@@ -23,7 +24,11 @@ def test_the_relevance_certificate_equals_the_clis(ppg_bin, tmp_path, metric, se
     flags = ["--metric", metric, "--sessions", str(sessions), "--seed", "5"]
     subprocess.run([str(ppg_bin), "rerank", str(src), "-o", str(out), "--report", str(report), *flags], check=True)
     cli = pd.read_csv(report, sep="\t", dtype={"qid": str}).set_index("qid")
-    _, costs = ppg.rerank_frame(df, metric=metric, sessions=sessions, seed=5, costs=True)
+    got, costs = ppg.rerank_frame(df, metric=metric, sessions=sessions, seed=5, costs=True)
+    # The same rankings (at one session, the most relevant optimum's) through both doors.
+    expected = pd.read_csv(out, sep="\t", dtype={"qid": str, "item": str})
+    rankings = got[["qid", "session", "rank", "item"]].astype({"qid": str, "item": str})
+    pd.testing.assert_frame_equal(rankings, expected)
     costs.index = costs.index.astype(str)
     for column in ("ndcg", "ndcg_bound", "ndcg_gap"):
         np.testing.assert_allclose(costs[column], cli.loc[costs.index, column], rtol=0, atol=1e-12, err_msg=column)
