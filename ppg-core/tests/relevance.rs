@@ -200,3 +200,63 @@ fn the_bound_is_never_below_the_best_fair_ranking_and_exact_when_it_says_so() {
     assert!(cases >= 30, "{cases}");
     assert!(exact >= cases / 2, "{exact} of {cases}");
 }
+
+/// Issue 36's case: a query (graded labels, the input by a noisy model score) whose search
+/// finds, at one session, an EEL optimum less relevant than another optimum. The recipe
+/// returns the other: as fair (within the tolerance) and more relevant.
+#[test]
+fn the_first_optimum_found_is_not_the_most_relevant_and_the_recipe_returns_the_other() {
+    // In starting order (score descending); `tests/doors/rows.tsv`'s query f.
+    let score = [3.58, 3.30, 2.54, 2.52, 2.00, 1.64, 0.98, 0.91, -0.16, -0.55];
+    let label = [4.0, 4.0, 1.0, 2.0, 2.0, 0.0, 0.0, 0.0, 0.0, 0.0];
+    let group = [1, 1, 1, 0, 1, 1, 1, 1, 1, 1];
+    let n = score.len();
+    let (mut e, mut d) = (vec![0.0; n], vec![0.0; n]);
+    exposure::fill(RankStart::One, &mut e);
+    exposure::fill(RankStart::Zero, &mut d);
+    let tables = Tables {
+        exposure: &e,
+        discount: &d,
+        attention: &[],
+    };
+    let spec = CostSpec::new(Metric::Eel, 5, None);
+    let dims = Dims::new(n, 1, 16);
+    let mut mem = memory(dims);
+    let mut engine = Ppg::new(&mut mem, dims, 0).unwrap();
+    let q = Query {
+        score: &score,
+        utility: &label,
+        group: &group,
+        sessions: 1,
+        seed: 11,
+    };
+    let (mut order, mut utility, mut g) = (vec![0; n], vec![0.0; n], vec![0; n]);
+    let mut out = vec![0; n];
+    let outcome = engine
+        .rerank(
+            &q,
+            &spec,
+            &tables,
+            &Recipe::recommended(),
+            Workspace {
+                order: &mut order,
+                utility: &mut utility,
+                group: &mut g,
+                scratch: &mut [],
+            },
+            &mut out,
+        )
+        .unwrap();
+    assert!(outcome.certified);
+    // The search's first optimum keeps the input (the lone item of its group at position 3);
+    // the recipe's puts the other group's label-2 item above its label-1 one, same pattern.
+    let first: Vec<u16> = (0..n as u16).collect();
+    assert_eq!(out, [0, 1, 4, 3, 2, 5, 6, 7, 8, 9]);
+    let mut cost = Cost::new(&spec, &label, &group, &tables, &mut []).unwrap();
+    let bound = outcome.bound.unwrap().value;
+    for r in [&first, &out] {
+        assert!(cost.cost(r, 1) <= bound + 1e-8, "{r:?}");
+    }
+    let ndcg = Ndcg::new(&label, 10, &d).unwrap();
+    assert!(ndcg.value(&out, 1) > ndcg.value(&first, 1) + 1e-3);
+}

@@ -320,7 +320,15 @@ impl Ppg<'_> {
             if let Some(level) = level {
                 let (best, work, candidate) = self.spare();
                 let found = relevance::most_relevant_one(
-                    spec, &cost.inner, tables, utility, group, level, best, work, candidate,
+                    spec,
+                    &cost.inner,
+                    tables,
+                    utility,
+                    group,
+                    level,
+                    best,
+                    work,
+                    candidate,
                 );
                 if found {
                     let c = cost.inner.cost(&candidate[..n], 1);
