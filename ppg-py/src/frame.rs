@@ -21,6 +21,9 @@ use crate::memory;
 use crate::options::Options;
 use crate::qid_seed;
 
+/// One query's answer and its relevance certificate (none for a query passed through).
+type Done = (Reranked, Option<Relevance>);
+
 /// Queries per engine layout.
 const CHUNK: usize = 64;
 
@@ -92,9 +95,9 @@ pub fn rerank_many<'py>(
         .map_err(|e| PyValueError::new_err(format!("threads: {e}")))?;
     // Queries in chunks, one engine per chunk: an engine borrows its memory, so it
     // cannot outlive a closure call; a chunk amortises its layout over many queries.
-    let run = |stop: &AtomicBool| -> Result<Vec<(Reranked, Option<Relevance>)>, (usize, String)> {
+    let run = |stop: &AtomicBool| -> Result<Vec<Done>, (usize, String)> {
         pool.install(|| {
-            let chunks: Vec<Vec<(Reranked, Option<Relevance>)>> = (0..spans.len())
+            let chunks: Vec<Vec<Done>> = (0..spans.len())
                 .collect::<Vec<_>>()
                 .par_chunks(CHUNK)
                 .map(|queries| {
