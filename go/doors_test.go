@@ -12,14 +12,23 @@ import (
 // TestDoors is the Go door of the same-answer test (tests/bindings.rs): with PPG_DOORS_ROWS
 // naming tests/doors/rows.tsv and PPG_DOORS_OUT a file, it re-ranks each query with Rerank
 // under the recommended recipe (PPG_DOORS_METRIC: eel, the default, or ee, the official
-// expected exposure; 3 sessions, query k seeded with QuerySeed(11, k)) and writes what
-// `ppg rerank --metric METRIC --sessions 3 --seed 11` prints. Skipped otherwise.
+// expected exposure; PPG_DOORS_SESSIONS sessions, 1 to 3, default 3, query k seeded with
+// QuerySeed(11, k)) and writes what `ppg rerank --metric METRIC --sessions SESSIONS --seed
+// 11` prints. Skipped otherwise.
 func TestDoors(t *testing.T) {
 	rows, out := os.Getenv("PPG_DOORS_ROWS"), os.Getenv("PPG_DOORS_OUT")
 	if rows == "" || out == "" {
 		t.Skip("PPG_DOORS_ROWS and PPG_DOORS_OUT not set")
 	}
-	const sessions, seed = 3, 11
+	const maxSessions, seed = 3, 11
+	sessions := maxSessions
+	if v := os.Getenv("PPG_DOORS_SESSIONS"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > maxSessions {
+			t.Fatalf("PPG_DOORS_SESSIONS: %q is not 1 to %d", v, maxSessions)
+		}
+		sessions = n
+	}
 	metric := MetricEEL
 	switch os.Getenv("PPG_DOORS_METRIC") {
 	case "", "eel":
@@ -33,7 +42,7 @@ func TestDoors(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	en, err := NewEngine(MethodPPG, 64, sessions, 16, 0)
+	en, err := NewEngine(MethodPPG, 64, maxSessions, 16, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -819,7 +819,9 @@ fn java_jar_copy_loads_anywhere_and_leaves_nothing() {
 /// JDK 22 or later, through FFM), each with its
 /// recommended recipe over 3 sessions, under EEL and under the official expected exposure
 /// (issue 32), where query `e`, without a relevant item, has no value and every door
-/// passes it through: identical rankings. (Python's `rerank_frame` is held to
+/// passes it through, and over 1 session under EEL, where the recipe returns the most
+/// relevant optimum (issue 36; query `f` is one where it differs from the search's first
+/// optimum): identical rankings. (Python's `rerank_frame` is held to
 /// `ppg rerank`'s output by the Python suite.)
 #[test]
 fn every_door_gives_the_same_rankings() {
@@ -909,7 +911,8 @@ fn every_door_gives_the_same_rankings() {
         eprintln!("doors: no JDK 22 or later, the Java door through FFM skipped");
     }
 
-    for metric in ["eel", "ee"] {
+    for (metric, sessions) in [("eel", 3), ("ee", 3), ("eel", 1)] {
+        let count = sessions.to_string();
         let expected = run(
             "ppg rerank (doors)",
             Command::new(root.join("target/release/ppg"))
@@ -919,17 +922,17 @@ fn every_door_gives_the_same_rankings() {
                     "--metric",
                     metric,
                     "--sessions",
-                    "3",
+                    &count,
                     "--seed",
                     "11",
                     "--progress",
                     "never",
                 ]),
         );
-        // A header and 36 items in 3 sessions.
+        // A header and 46 items in each session.
         assert_eq!(
             expected.lines().count(),
-            1 + 36 * 3,
+            1 + 46 * sessions,
             "ppg rerank printed {expected}"
         );
         if metric == "ee" {
@@ -939,16 +942,29 @@ fn every_door_gives_the_same_rankings() {
                 .filter(|l| l.starts_with("e\t"))
                 .map(|l| l.rsplit('\t').next().unwrap_or(""))
                 .collect();
-            assert_eq!(e, ["140", "141", "142", "143"].repeat(3), "{expected}");
+            assert_eq!(
+                e,
+                ["140", "141", "142", "143"].repeat(sessions),
+                "{expected}"
+            );
         }
 
-        let c = run("doors (C)", Command::new(&c_exe).arg(&rows).arg(metric));
-        assert_eq!(c, expected, "{metric}: the C door differs from ppg rerank");
+        let c = run(
+            "doors (C)",
+            Command::new(&c_exe).arg(&rows).args([metric, &count]),
+        );
+        assert_eq!(
+            c, expected,
+            "{metric}, {sessions} sessions: the C door differs from ppg rerank"
+        );
 
-        let cpp = run("doors (C++)", Command::new(&cpp_exe).arg(&rows).arg(metric));
+        let cpp = run(
+            "doors (C++)",
+            Command::new(&cpp_exe).arg(&rows).args([metric, &count]),
+        );
         assert_eq!(
             cpp, expected,
-            "{metric}: the C++ door differs from ppg rerank"
+            "{metric}, {sessions} sessions: the C++ door differs from ppg rerank"
         );
 
         let go_out = work.join("go.tsv");
@@ -960,12 +976,13 @@ fn every_door_gives_the_same_rankings() {
                 ("PPG_DOORS_ROWS", &rows),
                 ("PPG_DOORS_OUT", &go_out),
                 ("PPG_DOORS_METRIC", Path::new(metric)),
+                ("PPG_DOORS_SESSIONS", Path::new(&count)),
             ],
         );
         let go = std::fs::read_to_string(&go_out).expect("the Go door's output");
         assert_eq!(
             go, expected,
-            "{metric}: the Go door differs from ppg rerank"
+            "{metric}, {sessions} sessions: the Go door differs from ppg rerank"
         );
 
         let java = run(
@@ -976,11 +993,11 @@ fn every_door_gives_the_same_rankings() {
                 .arg(format!("-Djna.library.path={}", lib_dir.display()))
                 .arg("ppg.Doors")
                 .arg(&rows)
-                .arg(metric),
+                .args([metric, &count]),
         );
         assert_eq!(
             java, expected,
-            "{metric}: the Java door differs from ppg rerank"
+            "{metric}, {sessions} sessions: the Java door differs from ppg rerank"
         );
         if let Some((java22, path)) = &ffm {
             let java = run(

@@ -3,9 +3,9 @@
  * tests/doors/rows.tsv (qid item score group label, a query's rows contiguous and in their
  * input ranking, the label the utility), re-ranks each query with ppg_engine_rerank under
  * the recommended recipe (METRIC: eel, or ee, the official expected exposure; SESSIONS
- * sessions, query k seeded with ppg_query_seed(SEED, k)), and prints what
- * `ppg rerank --metric METRIC --sessions 3 --seed 11` prints: a query expected exposure has
- * no value for (no relevant item) comes back as its input ranking.
+ * sessions, 1 to 3, default 3, query k seeded with ppg_query_seed(SEED, k)), and prints what
+ * `ppg rerank --metric METRIC --sessions SESSIONS --seed 11` prints: a query expected
+ * exposure has no value for (no relevant item) comes back as its input ranking.
  */
 #include "ppg.h"
 
@@ -13,11 +13,11 @@
 #include <string.h>
 
 #define MAX_ITEMS 64
-#define SESSIONS 3
+#define MAX_SESSIONS 3
 #define SEED 11
 
-static int flush(ppg_engine *engine, uint32_t metric, const char *qid, ppg_item *items, size_t n,
-                 uint64_t k) {
+static int flush(ppg_engine *engine, uint32_t metric, size_t sessions, const char *qid,
+                 ppg_item *items, size_t n, uint64_t k) {
     ppg_train_config config;
     ppg_objective_config objective;
     ppg_train_report report;
@@ -25,14 +25,14 @@ static int flush(ppg_engine *engine, uint32_t metric, const char *qid, ppg_item 
     ppg_objective_config_default(&objective);
     ppg_train_report_default(&report);
     objective.metric = metric;
-    uint64_t out[MAX_ITEMS * SESSIONS];
-    ppg_status status = ppg_engine_rerank(engine, items, n, SESSIONS, &objective, &config,
-                                          ppg_query_seed(SEED, k), out, n * SESSIONS, &report);
+    uint64_t out[MAX_ITEMS * MAX_SESSIONS];
+    ppg_status status = ppg_engine_rerank(engine, items, n, sessions, &objective, &config,
+                                          ppg_query_seed(SEED, k), out, n * sessions, &report);
     if (status != PPG_STATUS_OK) {
         fprintf(stderr, "doors: query %s: %s\n", qid, ppg_status_str(status));
         return 1;
     }
-    for (size_t s = 0; s < SESSIONS; s++) {
+    for (size_t s = 0; s < sessions; s++) {
         for (size_t r = 0; r < n; r++) {
             printf("%s\t%zu\t%zu\t%llu\n", qid, s + 1, r + 1, (unsigned long long)out[s * n + r]);
         }
@@ -41,11 +41,14 @@ static int flush(ppg_engine *engine, uint32_t metric, const char *qid, ppg_item 
 }
 
 int main(int argc, char **argv) {
-    if (argc < 2 || argc > 3 || (argc == 3 && strcmp(argv[2], "eel") != 0 && strcmp(argv[2], "ee") != 0)) {
-        fprintf(stderr, "usage: doors ROWS.tsv [eel|ee]\n");
+    size_t sessions = argc == 4 ? (size_t)(argv[3][0] - '0') : MAX_SESSIONS;
+    if (argc < 2 || argc > 4 ||
+        (argc >= 3 && strcmp(argv[2], "eel") != 0 && strcmp(argv[2], "ee") != 0) ||
+        (argc == 4 && (strlen(argv[3]) != 1 || sessions < 1 || sessions > MAX_SESSIONS))) {
+        fprintf(stderr, "usage: doors ROWS.tsv [eel|ee] [SESSIONS 1-3]\n");
         return 2;
     }
-    uint32_t metric = argc == 3 && strcmp(argv[2], "ee") == 0 ? PPG_METRIC_EXPECTED_EXPOSURE
+    uint32_t metric = argc >= 3 && strcmp(argv[2], "ee") == 0 ? PPG_METRIC_EXPECTED_EXPOSURE
                                                                : PPG_METRIC_EEL;
     FILE *f = fopen(argv[1], "r");
     if (!f) {
@@ -54,7 +57,7 @@ int main(int argc, char **argv) {
     }
     ppg_engine *engine = NULL;
     if (PPG_CHECK_VERSION() != PPG_STATUS_OK ||
-        ppg_engine_new(PPG_METHOD_PPG, MAX_ITEMS, SESSIONS, 16, 0, &engine) != PPG_STATUS_OK) {
+        ppg_engine_new(PPG_METHOD_PPG, MAX_ITEMS, MAX_SESSIONS, 16, 0, &engine) != PPG_STATUS_OK) {
         fprintf(stderr, "doors: no engine\n");
         fclose(f);
         return 1;
@@ -76,7 +79,7 @@ int main(int argc, char **argv) {
             break;
         }
         if (n > 0 && strcmp(q, qid) != 0) {
-            failed = flush(engine, metric, qid, items, n, k++);
+            failed = flush(engine, metric, sessions, qid, items, n, k++);
             n = 0;
         }
         if (n == MAX_ITEMS) {
@@ -90,7 +93,7 @@ int main(int argc, char **argv) {
         items[n].group = group;
         n++;
     }
-    if (!failed && n > 0) failed = flush(engine, metric, qid, items, n, k);
+    if (!failed && n > 0) failed = flush(engine, metric, sessions, qid, items, n, k);
     ppg_engine_free(engine);
     fclose(f);
     return failed;

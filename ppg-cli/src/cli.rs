@@ -248,7 +248,7 @@ pub struct RerankArgs {
     /// Weight of 1 - NDCG@k in --metric ndcg-mix.
     #[arg(long, default_value_t = 1.0)]
     pub mix_weight: f64,
-    /// Cut-off k of NDCG@k in --metric ndcg-mix.
+    /// Cut-off k of NDCG@k in --metric ndcg-mix and in --report's relevance certificate.
     #[arg(long, default_value_t = 10)]
     pub ndcg_k: usize,
     /// Groups of AWRF's population (--metric awrf, --mix-fairness awrf): the target is
@@ -335,7 +335,9 @@ pub struct RerankArgs {
     pub no_certify: bool,
     /// Write each query's costs and certificate here, tab-separated: qid, cost_before,
     /// cost_after, bound, bound_exact, certified, gap (bound and gap empty where the cost
-    /// has no bound).
+    /// has no bound), and the relevance certificate: ndcg (NDCG@--ndcg-k of the utility,
+    /// mean over sessions), ndcg_bound (at least the NDCG of every ranking as fair),
+    /// ndcg_exact, ndcg_gap (empty for a query passed through).
     #[arg(long)]
     pub report: Option<PathBuf>,
     /// Format of the output: ppg's own, or a TREC Fair Ranking run file (see OUTPUT FORMAT

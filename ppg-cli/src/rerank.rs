@@ -11,7 +11,7 @@ use std::time::Instant;
 use clap::ValueEnum;
 use ppg_core::objective::{Browse, Level, RankStart};
 use ppg_core::recipe::cost::EeScore;
-use ppg_core::recipe::INITIAL_WEIGHT;
+use ppg_core::recipe::{Relevance, INITIAL_WEIGHT};
 use ppg_core::{Dims, Ppg, Recipe, SamplerMode, TrainConfig};
 
 use crate::cli::{
@@ -139,7 +139,8 @@ pub fn run(args: &RerankArgs) -> Result<()> {
             let mut report = Output::create(destination, args.report.as_deref())?;
             writeln!(
                 report.writer(),
-                "qid\tcost_before\tcost_after\tbound\tbound_exact\tcertified\tgap"
+                "qid\tcost_before\tcost_after\tbound\tbound_exact\tcertified\tgap\t\
+                 ndcg\tndcg_bound\tndcg_exact\tndcg_gap"
             )
             .map_err(|e| report.failed(e))?;
             Some(report)
@@ -182,7 +183,26 @@ pub fn run(args: &RerankArgs) -> Result<()> {
             check_ids(args.run_format, q, &path)?;
             write_query(out.writer(), q, &r, args).map_err(|e| out.failed(e))?;
             if let Some(report) = &mut report {
-                write_report(report.writer(), q, &r).map_err(|e| report.failed(e))?;
+                // The relevance certificate, of NDCG@k of the utility (the only relevance
+                // the recipe knows): empty for a query passed through.
+                let relevance = (q.len() > 1 && !r.is_undefined())
+                    .then(|| {
+                        rerank_query::relevance(
+                            &q.score,
+                            &task.utility,
+                            &q.group,
+                            &task.utility,
+                            &spec,
+                            &recipe,
+                            &tables,
+                            &r,
+                            args.ndcg_k.max(1),
+                        )
+                        .ok()
+                    })
+                    .flatten();
+                write_report(report.writer(), q, &r, relevance.as_ref())
+                    .map_err(|e| report.failed(e))?;
             }
             certified += usize::from(r.certified);
             if let Some(gap) = r.gap() {
@@ -435,8 +455,13 @@ fn check_run_format(args: &RerankArgs) -> Result<()> {
 }
 
 /// One line of `--report`: the query's costs (empty for a query its metric has no value
-/// for), its bound and its certificate.
-fn write_report(w: &mut dyn Write, q: &Query, r: &Reranked) -> std::io::Result<()> {
+/// for), its bound and its certificate, and its relevance certificate (empty where none).
+fn write_report(
+    w: &mut dyn Write,
+    q: &Query,
+    r: &Reranked,
+    relevance: Option<&Relevance>,
+) -> std::io::Result<()> {
     let cost = |c: f64| {
         if c.is_nan() {
             String::new()
@@ -449,9 +474,19 @@ fn write_report(w: &mut dyn Write, q: &Query, r: &Reranked) -> std::io::Result<(
         None => (String::new(), String::new()),
     };
     let gap = r.gap().map(|g| g.to_string()).unwrap_or_default();
+    let relevance = match relevance {
+        Some(v) => format!(
+            "{}\t{}\t{}\t{}",
+            v.ndcg,
+            v.bound,
+            u8::from(v.exact),
+            v.gap()
+        ),
+        None => "\t\t\t".to_owned(),
+    };
     writeln!(
         w,
-        "{}\t{}\t{}\t{bound}\t{exact}\t{}\t{gap}",
+        "{}\t{}\t{}\t{bound}\t{exact}\t{}\t{gap}\t{relevance}",
         q.qid,
         cost(r.before),
         cost(r.after),

@@ -545,7 +545,10 @@ fn the_certificate_and_the_exact_method() {
         let mut lines = text.lines();
         assert_eq!(
             lines.next(),
-            Some("qid\tcost_before\tcost_after\tbound\tbound_exact\tcertified\tgap")
+            Some(
+                "qid\tcost_before\tcost_after\tbound\tbound_exact\tcertified\tgap\t\
+                 ndcg\tndcg_bound\tndcg_exact\tndcg_gap"
+            )
         );
         lines
             .map(|l| l.split('\t').map(str::to_owned).collect())
@@ -556,6 +559,20 @@ fn the_certificate_and_the_exact_method() {
     assert_eq!(exact_rows.len(), queries);
     for (p, e) in ppg_rows.iter().zip(&exact_rows) {
         assert_eq!(p[0], e[0]);
+        // The relevance certificate: NDCG@10 at most its bound, the gap their difference,
+        // 0 where the bound is exact.
+        for r in [p, e] {
+            assert_eq!(r.len(), 11, "{r:?}");
+            if r[7].is_empty() {
+                continue;
+            }
+            let v = |i: usize| r[i].parse::<f64>().unwrap();
+            assert!(v(7) <= v(8) + 1e-12 && v(8) <= 1.0 + 1e-12, "{r:?}");
+            assert!((v(10) - (v(8) - v(7)).max(0.0)).abs() < 1e-12, "{r:?}");
+            if r[9] == "1" {
+                assert!(v(10) <= 1e-9, "{r:?}");
+            }
+        }
         let cost = |r: &Vec<String>| r[2].parse::<f64>().unwrap();
         // The exact rankings are as fair as PPG's, or fairer.
         assert!(cost(e) <= cost(p) + 1e-9, "{p:?} {e:?}");

@@ -115,9 +115,13 @@ fn a_query_without_a_relevant_item_is_passed_through() {
             ))
             .get_output()
             .clone();
-        // The metric has no value for q1: its costs are left empty.
+        // The metric has no value for q1: its costs and relevance certificate are left
+        // empty.
         let lines = std::fs::read_to_string(&report).unwrap();
-        assert!(lines.contains("\nq1\t\t\t\t\t0\t\n"), "{metric}: {lines}");
+        assert!(
+            lines.contains("\nq1\t\t\t\t\t0\t\t\t\t\t\n"),
+            "{metric}: {lines}"
+        );
         std::fs::remove_file(&report).unwrap();
         let text = String::from_utf8(out.stdout).unwrap();
         let q1: Vec<&str> = text

@@ -297,6 +297,18 @@ impl<'a> Ppg<'a> {
         Ok(())
     }
 
+    /// The recipe's most relevant optimum at one session ([`crate::recipe`]): the best,
+    /// the trainer's free scratch and a region for a candidate.
+    pub(crate) fn spare(&mut self) -> (&[u16], &mut [f64], &mut [u16]) {
+        self.trainer.spare(self.dist.n * self.dist.sessions)
+    }
+
+    /// Makes the candidate [`Ppg::spare`] lent the best, at `cost`.
+    pub(crate) fn take_best(&mut self, cost: f64) {
+        self.trainer
+            .take_best(self.dist.n * self.dist.sessions, cost);
+    }
+
     /// The lowest-cost ranking seen so far and its cost, if any was scored.
     pub fn best(&self) -> Option<(&[u16], f64)> {
         self.trainer.best(self.dist.n * self.dist.sessions)

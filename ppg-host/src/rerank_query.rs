@@ -13,7 +13,8 @@
 
 use ppg_core::objective::bound::{self, Counts, Shape};
 use ppg_core::objective::{Eel, LowerBound};
-use ppg_core::recipe::{Query, Workspace};
+use ppg_core::recipe::relevance::{self, Relevance};
+use ppg_core::recipe::{Outcome, Query, Workspace};
 use ppg_core::{Objective, Ppg, Recipe};
 
 use crate::cost::{Cost, CostSpec, Metric, Tables};
@@ -142,6 +143,58 @@ pub fn rerank(
         bound: outcome.bound,
         certified: outcome.certified,
     })
+}
+
+/// The relevance certificate of `reranked`, the recipe's answer to the query (`score`,
+/// `utility`, `group`) under `spec` and `recipe`: its mean NDCG@`k` of `label` (per row;
+/// the utility where there are no other labels) and the bound on it over every ranking at
+/// least as fair ([`ppg_core::recipe::certify_relevance`]).
+///
+/// # Errors
+/// The core's refusals (labels NDCG refuses, arrays of other lengths).
+#[allow(clippy::too_many_arguments)]
+pub fn relevance(
+    score: &[f64],
+    utility: &[f64],
+    group: &[u8],
+    label: &[f64],
+    spec: &CostSpec,
+    recipe: &Recipe,
+    tables: &Tables,
+    reranked: &Reranked,
+    k: usize,
+) -> Result<Relevance, ppg_core::Error> {
+    let n = score.len();
+    let sessions = reranked.rankings.len() / n.max(1);
+    let query = Query {
+        score,
+        utility,
+        group,
+        sessions,
+        seed: 0,
+    };
+    let outcome = Outcome {
+        before: reranked.before,
+        after: reranked.after,
+        bound: reranked.bound,
+        certified: reranked.certified,
+        report: None,
+    };
+    let (mut order, mut group_s) = (vec![0; n], vec![0; n]);
+    let mut scratch = vec![0.0; relevance::SCRATCH_PER_ITEM * n + relevance::SCRATCH_EXTRA];
+    ppg_core::recipe::certify_relevance(
+        &query,
+        label,
+        spec,
+        &tables.view(),
+        recipe,
+        &outcome,
+        &reranked.rankings,
+        k,
+        &mut order,
+        &mut group_s,
+        &mut scratch,
+    )
 }
 
 /// Why a query has no exact rankings.

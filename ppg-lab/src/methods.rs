@@ -4,6 +4,7 @@
 use crate::foe::{self, FoeVariant};
 use ppg_core::objective::bound::{self as optimum, Counts, Shape};
 use ppg_core::recipe::cost::EeScore;
+use ppg_core::recipe::Relevance;
 use ppg_core::{Gradient, PlConfig, PlackettLuce, Ppg, Recipe, Rng, SamplerMode, TrainConfig};
 use ppg_host::rerank_query;
 
@@ -247,7 +248,7 @@ pub fn run(
         Kind::Ideal => Ok(ranking_by(&q.label).repeat(s)),
         Kind::Bound => bound(setup.metric, q, s, setup.tables).map(|b| b.1),
         Kind::Exact | Kind::Recipe => {
-            certified(method, setup, q, seed, engines).map(|r| r.rankings)
+            certified(method, setup, q, seed, engines).map(|(r, _)| r.rankings)
         }
         Kind::Rand => {
             let mut rng = Rng::new(seed);
@@ -341,15 +342,12 @@ pub fn certified(
     q: &Query,
     seed: u64,
     engines: &mut Engines,
-) -> Result<rerank_query::Reranked, String> {
+) -> Result<(rerank_query::Reranked, Relevance), String> {
     let utility = match setup.utility {
         DataUtility::Label => &q.label,
         DataUtility::Ltr => &q.ltr,
     };
     let (spec, s) = (spec(setup), setup.sessions);
-    if method.kind == Kind::Exact {
-        return rerank_query::exact(utility, utility, &q.group, &spec, s, setup.tables);
-    }
     let recommended = Recipe::recommended();
     let recipe = Recipe {
         train: TrainConfig {
@@ -361,23 +359,41 @@ pub fn certified(
         initial_weight: setup.initial_weight,
         ..recommended
     };
-    let engine = engines
-        .ppg
-        .as_mut()
-        .expect("a PPG engine for the recipe row");
-    rerank_query::rerank(
-        engine,
-        seed,
+    let reranked = if method.kind == Kind::Exact {
+        rerank_query::exact(utility, utility, &q.group, &spec, s, setup.tables)?
+    } else {
+        let engine = engines
+            .ppg
+            .as_mut()
+            .expect("a PPG engine for the recipe row");
+        rerank_query::rerank(
+            engine,
+            seed,
+            utility,
+            utility,
+            &q.group,
+            &spec,
+            &recipe,
+            s,
+            setup.tables,
+            &|| false,
+        )
+        .map_err(|e| e.to_string())?
+    };
+    // The relevance certificate of the evaluation's NDCG@10 (the true labels).
+    let relevance = rerank_query::relevance(
         utility,
         utility,
         &q.group,
+        &q.label,
         &spec,
         &recipe,
-        s,
         setup.tables,
-        &|| false,
+        &reranked,
+        ppg_core::recipe::relevance::NDCG_CUTOFF,
     )
-    .map_err(|e| e.to_string())
+    .map_err(|e| e.to_string())?;
+    Ok((reranked, relevance))
 }
 
 /// The bound row of query `q`: the evaluation's metric at its optimum over `sessions`

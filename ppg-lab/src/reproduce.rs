@@ -16,6 +16,7 @@ use rayon::prelude::*;
 use crate::args::{DataUtility, ReproduceArgs};
 use crate::data::Query;
 use crate::methods::{self, default_methods, Engines, Kind, Method, Setup};
+use ppg_core::recipe::Relevance;
 use ppg_host::arg::FairnessArg;
 use ppg_host::error::{CliError, Result};
 use ppg_host::progress::{self, ProgressArg};
@@ -47,11 +48,18 @@ pub struct Cell {
     /// optimisation cost's optimum, and the largest gap above it (`None` elsewhere).
     pub certified: usize,
     pub largest_gap: Option<f64>,
+    /// The certifying rows only: the relevance certificate (`certify_relevance`), the mean
+    /// over query runs of the bound on NDCG@10 among the rankings at least as fair, the
+    /// mean gap below it of the certified query runs, and how many of them have an exact
+    /// bound (`None` and 0 elsewhere).
+    pub ndcg_bound: Option<f64>,
+    pub ndcg_gap: Option<f64>,
+    pub ndcg_exact: usize,
 }
 
 /// One task's result: the evaluation, whether a bound row's value is exact, and a
-/// certifying row's certificate (certified, gap).
-type Done = (Eval, bool, Option<(bool, Option<f64>)>);
+/// certifying row's certificates (certified, gap, relevance).
+type Done = (Eval, bool, Option<(bool, Option<f64>, Relevance)>);
 
 /// A data set and the settings every cell shares.
 pub struct Experiment {
@@ -142,6 +150,9 @@ impl Experiment {
             bounded: 0,
             certified: 0,
             largest_gap: None,
+            ndcg_bound: None,
+            ndcg_gap: None,
+            ndcg_exact: 0,
         };
         if !method.supports(metric) || valid.is_empty() {
             return Ok(cell);
@@ -232,9 +243,10 @@ impl Experiment {
                     methods::bound(metric, q, sessions, &self.tables).map_err(fail)?;
                 (eval, exact, None)
             } else if method.certifies() {
-                let r =
+                let (r, relevance) =
                     methods::certified(method, &setup, q, task_seed, &mut engines).map_err(fail)?;
-                (evaluated(&r.rankings)?, true, Some((r.certified, r.gap())))
+                let certificate = (r.certified, r.gap(), relevance);
+                (evaluated(&r.rankings)?, true, Some(certificate))
             } else {
                 let ranking =
                     methods::run(method, &setup, q, task_seed, &mut engines).map_err(fail)?;
@@ -282,7 +294,16 @@ impl Experiment {
         cell.bounded = evals.iter().filter(|e| !e.1).count();
         let certificates = evals.iter().filter_map(|e| e.2);
         cell.certified = certificates.clone().filter(|c| c.0).count();
-        cell.largest_gap = certificates.filter_map(|c| c.1).reduce(f64::max);
+        cell.largest_gap = certificates.clone().filter_map(|c| c.1).reduce(f64::max);
+        let bounds: Vec<f64> = certificates.clone().map(|c| c.2.bound).collect();
+        cell.ndcg_bound = (!bounds.is_empty()).then(|| bounds.iter().sum::<f64>() / n);
+        let gaps: Vec<f64> = certificates
+            .clone()
+            .filter(|c| c.0)
+            .map(|c| c.2.gap())
+            .collect();
+        cell.ndcg_gap = (!gaps.is_empty()).then(|| gaps.iter().sum::<f64>() / gaps.len() as f64);
+        cell.ndcg_exact = certificates.filter(|c| c.0 && c.2.exact).count();
         cell.seconds = started.elapsed().as_secs_f64();
         Ok(cell)
     }

@@ -122,5 +122,8 @@ pub fn cell_json(c: &Cell) -> Value {
         "bounded": c.bounded,
         "certified": c.certified,
         "largest_gap": c.largest_gap,
+        "ndcg_bound": c.ndcg_bound,
+        "ndcg_gap": c.ndcg_gap,
+        "ndcg_exact": c.ndcg_exact,
     })
 }

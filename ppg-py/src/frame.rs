@@ -6,6 +6,8 @@
 //! every worker at its next cost.
 
 use numpy::{PyArray1, PyReadonlyArray1};
+use ppg_core::recipe::relevance::NDCG_CUTOFF;
+use ppg_core::recipe::Relevance;
 use ppg_core::{Dims, Ppg, MAX_ITEMS};
 use ppg_host::cost::Tables;
 use ppg_host::rerank_query::{self, query_seed, Reranked};
@@ -19,18 +21,24 @@ use crate::memory;
 use crate::options::Options;
 use crate::qid_seed;
 
+/// One query's answer and its relevance certificate (none for a query passed through).
+type Done = (Reranked, Option<Relevance>);
+
 /// Queries per engine layout.
 const CHUNK: usize = 64;
 
 /// What the many-query call returns: for every query its rankings as row numbers of the
 /// grouped input (`sessions * n` each, queries in order), and per query the cost before
-/// and after, whether it is certified and its gap (NaN without a bound).
+/// and after, whether it is certified and its gap (NaN without a bound), and the
+/// relevance certificate: NDCG@10 of the utility, its bound and the gap (NaN for a query
+/// passed through).
 type Outcome<'py> = (
     Bound<'py, PyArray1<i64>>,
     Bound<'py, PyArray1<f64>>,
     Bound<'py, PyArray1<f64>>,
     Bound<'py, PyArray1<bool>>,
     Bound<'py, PyArray1<f64>>,
+    [Bound<'py, PyArray1<f64>>; 3],
 );
 
 /// Re-ranks the queries whose rows are `offsets[q]..offsets[q + 1]` of the other arrays.
@@ -87,9 +95,9 @@ pub fn rerank_many<'py>(
         .map_err(|e| PyValueError::new_err(format!("threads: {e}")))?;
     // Queries in chunks, one engine per chunk: an engine borrows its memory, so it
     // cannot outlive a closure call; a chunk amortises its layout over many queries.
-    let run = |stop: &AtomicBool| -> Result<Vec<Reranked>, (usize, String)> {
+    let run = |stop: &AtomicBool| -> Result<Vec<Done>, (usize, String)> {
         pool.install(|| {
-            let chunks: Vec<Vec<Reranked>> = (0..spans.len())
+            let chunks: Vec<Vec<Done>> = (0..spans.len())
                 .collect::<Vec<_>>()
                 .par_chunks(CHUNK)
                 .map(|queries| {
@@ -103,19 +111,35 @@ pub fn rerank_many<'py>(
                                 return Err((q, "interrupted".to_owned()));
                             }
                             let r = spans[q].clone();
-                            rerank_query::rerank(
+                            let (s, u, g) = (&score[r.clone()], &utility[r.clone()], &group[r]);
+                            let reranked = rerank_query::rerank(
                                 &mut engine,
                                 seeds[q],
-                                &score[r.clone()],
-                                &utility[r.clone()],
-                                &group[r],
+                                s,
+                                u,
+                                g,
                                 &spec,
                                 &recipe,
                                 sessions,
                                 &tables,
                                 &|| stopped(stop),
                             )
-                            .map_err(|e| (q, e.to_string()))
+                            .map_err(|e| (q, e.to_string()))?;
+                            // As `ppg rerank --report`: of the utility, at NDCG@10.
+                            let relevance = rerank_query::relevance(
+                                s,
+                                u,
+                                g,
+                                u,
+                                &spec,
+                                &recipe,
+                                &tables,
+                                &reranked,
+                                NDCG_CUTOFF,
+                            )
+                            .ok()
+                            .filter(|_| s.len() > 1 && !reranked.is_undefined());
+                            Ok((reranked, relevance))
                         })
                         .collect()
                 })
@@ -126,26 +150,35 @@ pub fn rerank_many<'py>(
     let results = interruptible(py, run)?
         .map_err(|(q, e)| PyValueError::new_err(format!("query {:?}: {e}", names[q])))?;
     let mut rows = Vec::with_capacity(score.len() * sessions);
-    for (r, span) in results.iter().zip(&spans) {
+    for ((r, _), span) in results.iter().zip(&spans) {
         rows.extend(
             r.rankings
                 .iter()
                 .map(|&k| (span.start + usize::from(k)) as i64),
         );
     }
-    let before = results.iter().map(|r| r.before).collect();
-    let after = results.iter().map(|r| r.after).collect();
-    let certified = results.iter().map(|r| r.certified).collect();
+    let before = results.iter().map(|r| r.0.before).collect();
+    let after = results.iter().map(|r| r.0.after).collect();
+    let certified = results.iter().map(|r| r.0.certified).collect();
     let gap = results
         .iter()
-        .map(|r| r.gap().unwrap_or(f64::NAN))
+        .map(|r| r.0.gap().unwrap_or(f64::NAN))
         .collect();
+    let relevance = |f: fn(&Relevance) -> f64| {
+        let values = results.iter().map(|r| r.1.as_ref().map_or(f64::NAN, f));
+        PyArray1::from_vec(py, values.collect())
+    };
     Ok((
         PyArray1::from_vec(py, rows),
         PyArray1::from_vec(py, before),
         PyArray1::from_vec(py, after),
         PyArray1::from_vec(py, certified),
         PyArray1::from_vec(py, gap),
+        [
+            relevance(|v| v.ndcg),
+            relevance(|v| v.bound),
+            relevance(Relevance::gap),
+        ],
     ))
 }
 

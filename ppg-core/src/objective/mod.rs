@@ -21,6 +21,7 @@ mod mix;
 mod ndcg;
 mod peel;
 mod real;
+pub mod relevance;
 mod stoppable;
 
 pub use awrf::{Awrf, AwrfCost, AwrfReport, AwrfTarget};

@@ -100,6 +100,12 @@ impl<'a> Ndcg<'a> {
         self.idcg
     }
 
+    /// The gain of `label` in this list's units (`2^label - 1`, scaled as the type's docs
+    /// say): the relevance certificate's ([`super::relevance`]) per item.
+    pub fn gain(&self, label: f64) -> f64 {
+        gain(label, self.shift)
+    }
+
     /// NDCG@k of `ranking`, averaged over its sessions: in `[0, 1]`, 1 is ideal.
     ///
     /// Returns NaN when `ranking` is not `sessions >= 1` blocks of `n` ids or when one of

@@ -18,10 +18,13 @@
 //! It allocates nothing: the caller lends a [`Workspace`].
 //!
 //! - [`cost`]: the costs by name ([`CostSpec`], [`Cost`]) and the tables they read.
+//! - [`relevance`]: the relevance certificate of a re-ranked query ([`certify_relevance`]).
 
 pub mod cost;
+pub mod relevance;
 
 pub use cost::{AnyDtr, Cost, CostSpec, Metric, Tables};
+pub use relevance::{certify_relevance, Relevance};
 
 use crate::objective::{LowerBound, Stoppable, MAX_GROUPS};
 use crate::{Error, Objective, Ppg, TrainConfig, TrainReport};
@@ -309,6 +312,32 @@ impl Ppg<'_> {
         } else {
             None
         };
+        // Point 1 at one session: among the rankings as fair as the found one, the most
+        // relevant (`relevance::most_relevant_one`), scored before it is taken.
+        if sessions == 1 && report.is_some() && !recipe.intra && self.best().is_some() {
+            let after = self.best().map_or(f64::INFINITY, |b| b.1);
+            let level = report.and_then(|r| relevance::level(recipe, after, r.bound));
+            if let Some(level) = level {
+                let (best, work, candidate) = self.spare();
+                let found = relevance::most_relevant_one(
+                    spec,
+                    &cost.inner,
+                    tables,
+                    utility,
+                    group,
+                    level,
+                    best,
+                    work,
+                    candidate,
+                );
+                if found {
+                    let c = cost.inner.cost(&candidate[..n], 1);
+                    if c <= level {
+                        self.take_best(c);
+                    }
+                }
+            }
+        }
         let best = match self.best() {
             Some((best, _)) if report.is_some() => best,
             _ => self.reference(),

@@ -272,6 +272,20 @@ impl<'a> Trainer<'a> {
             .then(|| (&state.best[..total], state.best_cost))
     }
 
+    /// After a call: the best ranking of `total` ids, the step's scratch as `f64`s and the
+    /// kept region (both free between calls), for a caller that offers a better best
+    /// ([`Trainer::take_best`]): the recipe's most relevant optimum at one session.
+    pub(crate) fn spare(&mut self, total: usize) -> (&[u16], &mut [f64], &mut [u16]) {
+        let work = bytemuck::try_cast_slice_mut::<f32, f64>(&mut self.work[..]).unwrap_or_default();
+        (&self.state.best[..total], work, &mut self.kept[..])
+    }
+
+    /// Makes the first `total` ids of the kept region the best, at `cost`.
+    pub(crate) fn take_best(&mut self, total: usize, cost: f64) {
+        self.state.best[..total].copy_from_slice(&self.kept[..total]);
+        self.state.best_cost = cost;
+    }
+
     /// The pending batch of rankings of `total` ids each.
     pub(crate) fn batch(&self, total: usize) -> &[u16] {
         &self.state.batch[..self.state.pending_count() * total]

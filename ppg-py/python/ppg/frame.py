@@ -97,7 +97,11 @@ def rerank_frame(
     cost) and ``after`` (the result's), the cost optimised (EEL with ``levels`` grades,
     DTR - 1, the expected-exposure number, 1 - AWRF x NDCG, or the NDCG mix; 0 for a
     query of one row; NaN for a query ``"ee"`` at group level or ``"awrf"`` has no value
-    for, which keeps its starting ranking, as ``ppg rerank`` passes it through).
+    for, which keeps its starting ranking, as ``ppg rerank`` passes it through); and the
+    relevance certificate, as ``ppg rerank --report`` gives it: ``ndcg`` (the result's
+    NDCG@10 of the utility, averaged over sessions), ``ndcg_bound`` (an upper bound on it
+    over every ranking at least as fair) and ``ndcg_gap`` (their difference; NaN for a
+    query of one row or without a value).
 
     Queries run in parallel on ``threads`` threads (default: one per core) with the GIL
     released; a count above the machine's cores is capped to them (the work is all
@@ -124,7 +128,7 @@ def rerank_frame(
     (['qid', 'session', 'rank', 'item', 'certified', 'gap'], 14)
     >>> out, costs = ppg.rerank_frame(df, keep=["group"], costs=True, seed=7)
     >>> list(out.columns), list(costs.columns), costs.index.tolist()
-    (['qid', 'session', 'rank', 'item', 'certified', 'gap', 'group'], ['before', 'after'], [1, 2])
+    (['qid', 'session', 'rank', 'item', 'certified', 'gap', 'group'], ['before', 'after', 'ndcg', 'ndcg_bound', 'ndcg_gap'], [1, 2])
     """
     arguments = locals()
     frame, polars = _pandas(df)
@@ -278,7 +282,7 @@ def _rerank_rows(
         order = keys.sort_values(["q", "i"], kind="mergesort").index.to_numpy()
     lengths = np.bincount(codes, minlength=len(names))
     offsets = np.concatenate(([0], np.cumsum(lengths))).astype(np.int64)
-    rows, before, after, certified, gap = rerank_many(
+    rows, before, after, certified, gap, (ndcg, ndcg_bound, ndcg_gap) = rerank_many(
         np.ascontiguousarray(s[order]),
         np.ascontiguousarray(u[order]),
         np.ascontiguousarray(g_codes[order], dtype=np.uint8),
@@ -306,7 +310,10 @@ def _rerank_rows(
     )
     for column in kept:
         out[column] = df[column].iloc[source].reset_index(drop=True)
-    query_costs = pd.DataFrame({"before": before, "after": after}, index=pd.Index(names, name=qid))
+    query_costs = pd.DataFrame(
+        {"before": before, "after": after, "ndcg": ndcg, "ndcg_bound": ndcg_bound, "ndcg_gap": ndcg_gap},
+        index=pd.Index(names, name=qid),
+    )
     return out, query_costs
 
 
