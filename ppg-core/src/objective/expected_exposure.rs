@@ -21,7 +21,9 @@
 //!   (0 where `lb = ub`) and EE-R (1 where `lb = ub`), `x / ub` for EE-L (0 where
 //!   `ub = 0`, where the evaluator would divide by zero).
 
+use super::bound::LowerBound;
 use super::browse::Browse;
+use super::ee_bound;
 use super::exposure::{check_finite, check_items, check_len, shape_ok};
 use super::{Objective, MAX_GROUPS};
 use crate::Error;
@@ -420,6 +422,40 @@ impl<S: AsMut<[f64]> + AsRef<[f64]>> Objective for ExpectedExposure<'_, S> {
             (Measure::Relevance, false) => max - value,
             _ => value,
         }
+    }
+
+    /// EE-L's lower bound over `sessions` rankings ([`ee_bound`]: each group's, or item's,
+    /// nearest achievable exposure to its target; exact with one group in play, and with
+    /// two groups holding every item when the search ends), divided by the evaluator's
+    /// bound when normalised. `None` for EE-D and EE-R (their costs have no bound here).
+    /// `work` lends `n + 1` values.
+    fn lower_bound(&self, sessions: usize, work: &mut [f64]) -> Option<LowerBound> {
+        if self.measure != Measure::Loss || sessions == 0 {
+            return None;
+        }
+        if self.normalised && self.bounds.loss == 0.0 {
+            // The cost is 0 for every ranking.
+            return Some(LowerBound {
+                value: 0.0,
+                exact: true,
+            });
+        }
+        let n = self.items();
+        let scratch = self.scratch.as_ref();
+        let problem = ee_bound::Problem {
+            exposure: &scratch[2 * n..3 * n],
+            utility: self.utility,
+            group: self.group,
+            item_target: &scratch[n..2 * n],
+            group_target: &self.target,
+            present: self.present,
+            level: self.level,
+        };
+        let mut bound = ee_bound::loss(&problem, sessions, work);
+        if self.normalised {
+            bound.value /= self.bounds.loss;
+        }
+        Some(bound)
     }
 }
 

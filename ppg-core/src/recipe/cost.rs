@@ -375,18 +375,14 @@ impl Objective for Cost<'_> {
         }
     }
 
-    /// DTR's and EEL's lower bounds; a mix, expected exposure and AWRF give
-    /// none.
+    /// DTR's, EEL's, EE-L's and AWRF's lower bounds; a mix gives none.
     fn lower_bound(&self, sessions: usize, work: &mut [f64]) -> Option<LowerBound> {
         match self {
             Cost::Dtr(c) => c.lower_bound(sessions, work),
             Cost::Eel(c) => c.lower_bound(sessions, work),
-            Cost::DtrNdcg(_)
-            | Cost::EelNdcg(_)
-            | Cost::Ee(_)
-            | Cost::EeNdcg(_)
-            | Cost::Awrf(_)
-            | Cost::AwrfNdcg(_) => None,
+            Cost::Ee(c) => c.lower_bound(sessions, work),
+            Cost::Awrf(c) => c.lower_bound(sessions, work),
+            Cost::DtrNdcg(_) | Cost::EelNdcg(_) | Cost::EeNdcg(_) | Cost::AwrfNdcg(_) => None,
         }
     }
 
