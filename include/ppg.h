@@ -433,6 +433,10 @@ typedef struct ppg_objective_config {
   // the groups present in it). New in 0.2.0's fourth layout (a `size_t`: a 32-bit field
   // would fit in the third's tail padding and keep its sizeof).
   size_t awrf_groups;
+  // `PPG_METRIC_AWRF`'s depth: the positions of each session it scores (TREC 2021
+  // scored ranks 1-20: 20), NDCG's ideal staying the whole list's. 0 (the default): the
+  // whole list. New in 0.2.0's fifth layout.
+  size_t awrf_depth;
 } ppg_objective_config;
 
 // What a training run did. Prepare it with `ppg_train_report_default` before passing

@@ -495,6 +495,7 @@ fn cost_spec(args: &RerankArgs) -> Result<CostSpec> {
             measure: args.ee_measure.measure(),
             normalised: !args.ee_raw,
         },
+        awrf_depth: args.awrf_depth.map(|d| d as usize),
         ..CostSpec::new(metric, args.levels, ndcg)
     })
 }

@@ -1054,6 +1054,92 @@ fn capacity_is_the_layout_and_rerank_checks_it_before_the_buffer() {
     }
 }
 
+/// `ppg_objective_config.awrf_depth` (issue 42, point 5): `ppg_engine_rerank` under
+/// `PPG_METRIC_AWRF` scores the first `awrf_depth` positions, as the core's recipe does
+/// with `CostSpec::awrf_depth`: the same rankings and cost; 0 is the whole list, whose
+/// cost differs; the report carries AWRF's lower bound.
+#[test]
+fn rerank_takes_awrfs_depth_from_the_caller() {
+    use ppg_core::objective::Awrf;
+    use ppg_core::recipe::{CostSpec, Metric, Query, Recipe, Tables, Workspace};
+    let (_block, e) = engine(ppg_method::Ppg, ITEMS);
+    let (config, objective) = defaults();
+    let query = items(&[7, 7, 3, 3, 7, 3]);
+    let seed = ppg_query_seed(42, 6);
+    let utility: Vec<f64> = query.iter().map(|i| i.utility).collect();
+    let group: Vec<u8> = query.iter().map(|i| u8::from(i.group == 3)).collect();
+    let score: Vec<f64> = (0..ITEMS).map(|k| (ITEMS - k) as f64).collect();
+    let mut attention = [0.0; ITEMS];
+    Awrf::discount(&mut attention);
+    let mut costs = Vec::new();
+    for (depth, core_depth) in [(2usize, Some(2usize)), (0, None)] {
+        let objective = ppg_objective_config {
+            metric: ppg_metric::Awrf as u32,
+            awrf_depth: depth,
+            ..objective
+        };
+        let mut out = [0u64; ITEMS * SESSIONS];
+        let mut report = fresh_report();
+        let st = unsafe {
+            ppg_engine_rerank(
+                e,
+                query.as_ptr(),
+                ITEMS,
+                SESSIONS,
+                &objective,
+                &config,
+                seed,
+                out.as_mut_ptr(),
+                out.len(),
+                &mut report,
+            )
+        };
+        assert_eq!(st, ppg_status::Ok);
+        let dims = ppg_core::Dims::new(ITEMS, SESSIONS, BATCH);
+        let mut mem = vec![0u8; ppg_core::Ppg::bytes(dims)];
+        let mut ppg = ppg_core::Ppg::new(&mut mem, dims, 0).unwrap();
+        let (mut order, mut u, mut g) = ([0u16; ITEMS], [0.0; ITEMS], [0u8; ITEMS]);
+        let mut rows = [0u16; ITEMS * SESSIONS];
+        let outcome = ppg
+            .rerank(
+                &Query {
+                    score: &score,
+                    utility: &utility,
+                    group: &group,
+                    sessions: SESSIONS,
+                    seed,
+                },
+                &CostSpec {
+                    awrf_depth: core_depth,
+                    ..CostSpec::new(Metric::Awrf, 5, None)
+                },
+                &Tables {
+                    exposure: &[],
+                    discount: &[],
+                    attention: &attention,
+                },
+                &Recipe::recommended(),
+                Workspace {
+                    order: &mut order,
+                    utility: &mut u,
+                    group: &mut g,
+                    scratch: &mut [],
+                },
+                &mut rows,
+            )
+            .unwrap();
+        let ids: Vec<u64> = rows.iter().map(|&r| 1000 + 7 * u64::from(r)).collect();
+        assert_eq!(&out[..], &ids[..], "depth {depth}");
+        assert_eq!(report.best_cost, outcome.after, "depth {depth}");
+        assert!(
+            report.bound.is_finite() && report.bound <= report.best_cost,
+            "{report:?}"
+        );
+        costs.push(outcome.before);
+    }
+    assert!((costs[0] - costs[1]).abs() > 1e-3, "{costs:?}");
+}
+
 /// `ppg_objective_config.awrf_groups` (issue 38, point 8): `ppg_engine_rerank` under
 /// `PPG_METRIC_AWRF` takes the caller's count of groups as its population, as the core's
 /// recipe does with `CostSpec::awrf_groups` (and `ppg rerank` with a file's groups): the

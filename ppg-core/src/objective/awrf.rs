@@ -406,6 +406,41 @@ mod tests {
         assert!((a.cost(&[0, 1, 2], 1) - js).abs() < 1e-15);
     }
 
+    /// Depth 2 of four items (groups 0, 0, 1, 1; items 0 and 2 relevant), the input
+    /// order: the top two are group 0's (distribution (1, 0) against (0.5, 0.5)), the
+    /// DCG is item 0's 1, the ideal the list's two relevant items, 1 + 1 (the track's
+    /// `qr_ndcg` takes its ideal past the depth).
+    #[test]
+    fn depth_scores_the_top_positions() {
+        let t = table(4);
+        let new = || {
+            Awrf::new(
+                &[1.0, 0.0, 1.0, 0.0],
+                &[0, 0, 1, 1],
+                AwrfTarget::Given(&[1.0, 1.0]),
+                &t[..4],
+                AwrfCost::Product,
+            )
+            .unwrap()
+        };
+        let deep = new().with_depth(2).unwrap();
+        assert_eq!(deep.depth(), 2);
+        let js = 0.5 * (libm::log(1.0 / 0.75) + 0.5 * libm::log(0.5 / 0.75) + 0.5 * libm::log(2.0));
+        let r = deep.report(&[0, 1, 2, 3], 1).unwrap();
+        assert!((r.awrf - (1.0 - js)).abs() < 1e-15, "{r:?}");
+        assert!((r.ndcg - 0.5).abs() < 1e-15);
+        // Past the depth nothing is scored, but an id is still checked.
+        assert_eq!(deep.report(&[0, 1, 3, 2], 1), Some(r));
+        assert_eq!(deep.report(&[0, 1, 3, 9], 1), None);
+        // A depth of the list's length or more is the whole list.
+        let whole = new();
+        for depth in [4, 5, 1000] {
+            let r = new().with_depth(depth).unwrap().report(&[2, 1, 0, 3], 1);
+            assert_eq!(r, whole.report(&[2, 1, 0, 3], 1));
+        }
+        assert!(matches!(new().with_depth(0), Err(Error::InvalidConfig(_))));
+    }
+
     #[test]
     fn trec_target_averages_relevant_and_population() {
         let t = table(4);
