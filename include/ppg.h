@@ -280,6 +280,10 @@ enum ppg_browse
   PPG_BROWSE_RBP = 1,
   // The paper's log discount `1 / log2(r + 2)`, `r` counted from `rank_start`.
   PPG_BROWSE_LOG = 2,
+  // The published cascade (Diaz et al.): `patience^i (1 - cascade_utility)^k`, `k` the
+  // relevant items above position `i`. `PPG_BROWSE_CASCADE` is the evaluator's at
+  // `d943b3e`, where every judged item counts.
+  PPG_BROWSE_CASCADE_RELEVANT = 3,
 };
 #ifndef __cplusplus
 #if __STDC_VERSION__ >= 202311L

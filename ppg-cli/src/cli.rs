@@ -58,6 +58,9 @@ pub enum BrowseArg {
     Rbp,
     /// The paper's log discount (--rank-start).
     Log,
+    /// The published cascade (Diaz et al.): patience^i x (1 - utility)^k, k the relevant
+    /// items above (cascade is the evaluator's at d943b3e, where every judged item counts).
+    CascadeRelevant,
 }
 
 /// Whether --metric ee compares items or groups.

@@ -540,6 +540,10 @@ fn browse(args: &RerankArgs) -> Result<Browse> {
         BrowseArg::Rbp => Browse::Rbp {
             patience: args.browse_patience,
         },
+        BrowseArg::CascadeRelevant => Browse::CascadeRelevant {
+            patience: args.browse_patience,
+            utility: args.cascade_utility,
+        },
         BrowseArg::Log => Browse::Log(match args.rank_start {
             RankStartArg::One => RankStart::One,
             RankStartArg::Zero => RankStart::Zero,

@@ -143,6 +143,10 @@ pub enum ppg_browse {
     Rbp = 1,
     /// The paper's log discount `1 / log2(r + 2)`, `r` counted from `rank_start`.
     Log = 2,
+    /// The published cascade (Diaz et al.): `patience^i (1 - cascade_utility)^k`, `k` the
+    /// relevant items above position `i`. `PPG_BROWSE_CASCADE` is the evaluator's at
+    /// `d943b3e`, where every judged item counts.
+    CascadeRelevant = 3,
 }
 
 /// Whether `PPG_METRIC_EXPECTED_EXPOSURE` compares groups or items.
@@ -568,6 +572,10 @@ impl ppg_objective_config {
                 patience: self.patience,
             },
             2 => Browse::Log(rank_start),
+            3 => Browse::CascadeRelevant {
+                patience: self.patience,
+                utility: self.cascade_utility,
+            },
             _ => return Err(ppg_status::InvalidArgument),
         };
         let browse = browse.checked().map_err(|_| ppg_status::InvalidArgument)?;

@@ -99,9 +99,14 @@ pub fn expected_exposure(
         },
         "rbp" => Browse::Rbp { patience },
         "log" => Browse::Log(Options::rank_start_named(rank_start)?),
+        "cascade-relevant" => Browse::CascadeRelevant {
+            patience,
+            utility: cascade_utility,
+        },
         other => {
             return Err(PyValueError::new_err(format!(
-                "browse: {other:?} is none of \"cascade\", \"rbp\", \"log\""
+                "browse: {other:?} is none of \"cascade\", \"rbp\", \"log\", \
+                 \"cascade-relevant\""
             )))
         }
     };

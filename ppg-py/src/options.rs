@@ -166,10 +166,17 @@ impl Options {
                 patience: self.browse_patience,
             },
             "log" => Browse::Log(self.rank_start()?),
+            "cascade-relevant" => Browse::CascadeRelevant {
+                patience: self.browse_patience,
+                utility: self.cascade_utility,
+            },
             other => {
                 return Err(bad(
                     "browse",
-                    format!("{other:?} is none of \"cascade\", \"rbp\", \"log\""),
+                    format!(
+                        "{other:?} is none of \"cascade\", \"rbp\", \"log\", \
+                         \"cascade-relevant\""
+                    ),
                 ))
             }
         };

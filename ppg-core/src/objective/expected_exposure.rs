@@ -121,6 +121,8 @@ pub struct ExpectedExposure<'a, S = &'a mut [f64]> {
     /// Groups with a relevant item (group level).
     present: u32,
     bounds: Bounds,
+    /// The published cascade's factor per relevant item above ([`Browse::relevant_stops`]).
+    stops: Option<f64>,
 }
 
 impl ExpectedExposure<'_> {
@@ -189,13 +191,16 @@ impl<'a, S: AsMut<[f64]> + AsRef<[f64]>> ExpectedExposure<'a, S> {
         let (item_target, level_target) = rest.split_at_mut(n);
         sorted.copy_from_slice(utility);
         sort_descending(sorted);
+        // The published cascade's ideal ranking has its relevant items on top.
+        let relevant_items = sorted.partition_point(|&y| y > 0.0);
         // Sorted descending, a relevance level occupies one run of positions; its items
         // share the run's mean exposure.
         let mut levels = 0;
         let mut start = 0;
         while start < n {
             let end = start + sorted[start..].partition_point(|&y| y == sorted[start]);
-            let mean = (start..end).map(|i| browse.at(i)).sum::<f64>() / (end - start) as f64;
+            let ideal = |i| browse.ideal(i, relevant_items);
+            let mean = (start..end).map(ideal).sum::<f64>() / (end - start) as f64;
             level_target[start..end].fill(mean);
             levels += 1;
             start = end;
@@ -263,6 +268,7 @@ impl<'a, S: AsMut<[f64]> + AsRef<[f64]>> ExpectedExposure<'a, S> {
         };
         browse.fill(level_target)?;
         Ok(ExpectedExposure {
+            stops: browse.relevant_stops(),
             level,
             measure,
             normalised,
@@ -297,14 +303,18 @@ impl<'a, S: AsMut<[f64]> + AsRef<[f64]>> ExpectedExposure<'a, S> {
             return None;
         }
         let s = sessions as f64;
+        let (stops, utility) = (self.stops, self.utility);
         let raw = match self.level {
             Level::Item => {
                 let (acc, rest) = self.scratch.as_mut().split_at_mut(n);
                 let (target, exposure) = rest.split_at(n);
                 acc.fill(0.0);
                 for block in ranking.chunks_exact(n) {
+                    let mut stop = 1.0;
                     for (&item, &e) in block.iter().zip(&exposure[..n]) {
-                        *acc.get_mut(usize::from(item))? += e / s;
+                        let i = usize::from(item);
+                        *acc.get_mut(i)? += stop * e / s;
+                        stop = stopped(stops, stop, *utility.get(i)?);
                     }
                 }
                 values(acc.iter().zip(target))
@@ -313,11 +323,14 @@ impl<'a, S: AsMut<[f64]> + AsRef<[f64]>> ExpectedExposure<'a, S> {
                 let mut acc = [0.0; MAX_GROUPS];
                 let exposure = &self.scratch.as_ref()[2 * n..3 * n];
                 for block in ranking.chunks_exact(n) {
+                    let mut stop = 1.0;
                     for (&item, &e) in block.iter().zip(exposure) {
                         let i = usize::from(item);
-                        if *self.utility.get(i)? > 0.0 {
-                            acc[usize::from(self.group[i])] += e / s;
+                        let y = *self.utility.get(i)?;
+                        if y > 0.0 {
+                            acc[usize::from(self.group[i])] += stop * e / s;
                         }
+                        stop = stopped(stops, stop, y);
                     }
                 }
                 let present = self.present;
@@ -347,6 +360,15 @@ impl<'a, S: AsMut<[f64]> + AsRef<[f64]>> ExpectedExposure<'a, S> {
             relevance: scale(raw.relevance, b.relevance, 1.0),
         };
         Some(EeReport { raw, normalised })
+    }
+}
+
+/// The cascade's factor on the positions below an item of utility `y`: times `1 -
+/// utility` after a relevant item under the published cascade (`stops`), else unchanged.
+fn stopped(stops: Option<f64>, stop: f64, y: f64) -> f64 {
+    match stops {
+        Some(factor) if y > 0.0 => stop * factor,
+        _ => stop,
     }
 }
 
@@ -430,7 +452,8 @@ impl<S: AsMut<[f64]> + AsRef<[f64]>> Objective for ExpectedExposure<'_, S> {
     /// bound when normalised. `None` for EE-D and EE-R (their costs have no bound here).
     /// `work` lends `n + 1` values.
     fn lower_bound(&self, sessions: usize, work: &mut [f64]) -> Option<LowerBound> {
-        if self.measure != Measure::Loss || sessions == 0 {
+        // The published cascade is not positional: no bound (docs/metrics.md).
+        if self.measure != Measure::Loss || sessions == 0 || self.stops.is_some() {
             return None;
         }
         if self.normalised && self.bounds.loss == 0.0 {
