@@ -8,23 +8,8 @@ use ppg_core::objective::{
 };
 use ppg_core::Rng;
 
-/// Every permutation of `0..n`, by Heap's algorithm.
-fn permutations(n: usize) -> Vec<Vec<u16>> {
-    fn heap(k: usize, a: &mut Vec<u16>, out: &mut Vec<Vec<u16>>) {
-        if k <= 1 {
-            out.push(a.clone());
-            return;
-        }
-        for i in 0..k {
-            heap(k - 1, a, out);
-            let j = if k % 2 == 0 { i } else { 0 };
-            a.swap(j, k - 1);
-        }
-    }
-    let mut out = Vec::new();
-    heap(n, &mut (0..n as u16).collect(), &mut out);
-    out
-}
+mod support;
+use support::permutations;
 
 /// The least cost over every `sessions`-tuple of permutations (multisets suffice: every
 /// metric here is a mean over sessions).
