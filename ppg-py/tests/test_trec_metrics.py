@@ -126,3 +126,20 @@ def test_the_published_cascade_by_hand():
     assert got["disparity"] == pytest.approx(1.0 + 0.25 + 0.125 * 0.125, abs=1e-15)
     judged = metrics.expected_exposure([1, 0, 2], [1.0, 0.0, 1.0], [0, 1, 0], browse="cascade", level="item", normalised=False)
     assert judged["disparity"] == pytest.approx(1.0 + 0.0625 + 0.0625 * 0.0625, abs=1e-15)
+
+
+def test_rerank_scores_awrf_at_its_depth():
+    """``ppg.rerank(..., awrf_depth=2)`` minimises 1 - AWRF x NDCG over the first two ranks:
+    its cost is ``ppg.metrics.awrf(depth=2)``'s of the rankings it returns; a depth below 1
+    is refused, naming the argument."""
+    import ppg
+
+    u = np.array([1.0, 1.0, 0.0, 1.0, 0.0, 1.0])
+    g = np.array([0, 0, 0, 1, 1, 1])
+    rankings, cost, _ = ppg.rerank(u, g, metric="awrf", sessions=2, awrf_depth=2)
+    got = metrics.awrf(rankings, u, g, population=[1.0, 1.0], depth=2)
+    assert cost == pytest.approx(1 - got["product"], abs=1e-12)
+    whole = metrics.awrf(rankings, u, g, population=[1.0, 1.0])
+    assert abs(whole["product"] - got["product"]) > 1e-6
+    with pytest.raises(ValueError, match="awrf_depth"):
+        ppg.rerank(u, g, metric="awrf", awrf_depth=0)
