@@ -6,9 +6,9 @@
 //! with probability `patience` after each item) and `gerr` (the cascade: the user also stops
 //! after an item with probability `utility`). This project adds the paper's log discount.
 //!
-//! The cascade is written here as that evaluator computes it in the setting TREC Fair
-//! Ranking 2020 scored with (`expeval.py -g -c`, complete judgements: a re-ranking task in
-//! which every listed item is judged). The evaluator counts an item toward the cascade's
+//! [`Browse::Cascade`] is written as that evaluator computes it at `d943b3e` in the
+//! re-ranking setting of its `trec/expeval.sh` (`expeval.py -g -c`, complete judgements:
+//! every listed item is judged). That version counts an item toward the cascade's
 //! stop when it is judged, so with every item judged the exposure of position `i` is
 //! `(patience * (1 - utility))^i`; the normalisation bounds keep their own rates (see
 //! [`Browse::upper`] and [`Browse::lower`]).

@@ -3,9 +3,11 @@
 //! Definitions from Diaz et al., "Evaluating stochastic rankings with expected exposure"
 //! (CIKM 2020), computed as its public evaluator `diazf/expeval` does in the re-ranking
 //! setting (complete judgements, `-c`), at the level of items or of groups (`-g`). This is
-//! the evaluator at the commit TREC 2020's `trec/expeval.sh` ran (`expeval.py -g -c`), one
-//! consistent snapshot (`individual.py`, `group.py`, `metrics.py`, `util.py`); docs/metrics.md
-//! lists where later commits of that repository differ.
+//! the evaluator at `d943b3e`, the first commit whose `trec/expeval.sh` runs `expeval.py -g
+//! -c` (which commit the track ran is not recorded), one consistent snapshot
+//! (`individual.py`, `group.py`, `metrics.py`, `util.py`); docs/metrics.md lists where later
+//! commits of that repository differ. The published cascade, which later commits count,
+//! is [`Browse::CascadeRelevant`].
 //!
 //! - Target exposure of an item: the relevance levels (the distinct utilities) sorted
 //!   descending; a level of `m` items below `b` items of higher levels gets the mean
