@@ -448,7 +448,7 @@ impl<S: AsMut<[f64]> + AsRef<[f64]>> Objective for ExpectedExposure<'_, S> {
         }
     }
 
-    /// EE-L's lower bound over `sessions` rankings ([`ee_bound`]: each group's, or item's,
+    /// EE-L's lower bound over `sessions` rankings (`objective/ee_bound.rs`: each group's, or item's,
     /// nearest achievable exposure to its target; exact with one group in play, and with
     /// two groups holding every item when the search ends), divided by the evaluator's
     /// bound when normalised. `None` for EE-D and EE-R (their costs have no bound here).
