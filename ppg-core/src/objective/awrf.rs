@@ -283,8 +283,9 @@ impl Objective for Awrf<'_> {
 
     /// A lower bound over every ranking (`objective/awrf_bound.rs`): the Jensen-Shannon
     /// divergence no group distribution within reach of the list's group sizes can go
-    /// below, and for the product the best NDCG the depth allows. Never exact (it bounds a relaxation);
-    /// `None` where the attention is not non-increasing (a caller's own table).
+    /// below, and for the product the best NDCG the depth allows. Never exact (it bounds a
+    /// relaxation); `None` where the attention is not non-increasing (a caller's own
+    /// table).
     fn lower_bound(&self, sessions: usize, work: &mut [f64]) -> Option<LowerBound> {
         let _ = (sessions, work);
         let mut size = [0usize; MAX_GROUPS];

@@ -448,10 +448,11 @@ impl<S: AsMut<[f64]> + AsRef<[f64]>> Objective for ExpectedExposure<'_, S> {
         }
     }
 
-    /// EE-L's lower bound over `sessions` rankings (`objective/ee_bound.rs`: each group's, or item's,
-    /// nearest achievable exposure to its target; exact with one group in play, and with
-    /// two groups holding every item when the search ends), divided by the evaluator's
-    /// bound when normalised. `None` for EE-D and EE-R (their costs have no bound here).
+    /// EE-L's lower bound over `sessions` rankings (`objective/ee_bound.rs`: each group's,
+    /// or item's, nearest achievable exposure to its target; exact with one group in play,
+    /// and with two groups holding every item when the search ends), divided by the
+    /// evaluator's bound when normalised. `None` for EE-D and EE-R (their costs have no
+    /// bound here) and for the published cascade (not positional).
     /// `work` lends `n + 1` values.
     fn lower_bound(&self, sessions: usize, work: &mut [f64]) -> Option<LowerBound> {
         // The published cascade is not positional: no bound (docs/metrics.md).
