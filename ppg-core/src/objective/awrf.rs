@@ -25,6 +25,9 @@
 //! each run before `metrics.py` scores it); [`Awrf::with_depth`] does the same: the group
 //! distribution and the DCG read the first `depth` positions, while NDCG's ideal stays the
 //! list's (`qr_ndcg`'s ideal runs over every relevant page, up to 1,000, not the depth).
+//!
+//! The file is about 530 lines, 190 of them the hand-computed tests; the metric, its
+//! target and its depth are one definition. Its lower bound is `awrf_bound.rs`.
 
 use super::awrf_bound;
 use super::bound::LowerBound;
