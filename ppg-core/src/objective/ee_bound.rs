@@ -139,18 +139,20 @@ fn group_level(
 
 /// Each item's nearest achievable exposure to its target, level by level (items of one
 /// target share it). An item alone at its level has its block's one position as target,
-/// reached exactly: it adds nothing and is skipped.
+/// reached exactly: it adds nothing and is skipped; where every item is alone (distinct
+/// utilities) the merit order reaches every target and the bound, 0, is exact.
 fn item_level(p: &Problem<'_>, work: &mut [f64], nearest: &mut Nearest<'_>) -> Option<(f64, bool)> {
-    let (mut sum, mut above) = (0.0, f64::INFINITY);
+    let (mut sum, mut above, mut alone) = (0.0, f64::INFINITY, true);
     loop {
         let below = p.item_target.iter().copied().filter(|&t| t < above);
         let t = below.fold(f64::NEG_INFINITY, f64::max);
         if t == f64::NEG_INFINITY {
-            return Some((sum, false));
+            return Some((sum, alone));
         }
         let m = p.item_target.iter().filter(|&&x| x == t).count();
         if m > 1 {
             sum += m as f64 * nearest(t, 1, work)?.0;
+            alone = false;
         }
         above = t;
     }
