@@ -58,7 +58,7 @@ const MODELS: [Browse; 4] = [
 #[test]
 fn expected_exposure_loss_bound_against_brute_force() {
     let mut rng = Rng::new(2020);
-    let (mut checked, mut positive, mut exact) = (0, 0, 0);
+    let (mut checked, mut positive, mut exact, mut witnessed) = (0, 0, 0, 0);
     for case in 0..240 {
         let n = 2 + case % 4; // 2..=5 items
         let sessions = match n {
@@ -91,6 +91,16 @@ fn expected_exposure_loss_bound_against_brute_force() {
                 .unwrap();
                 let LowerBound { value, exact: says } =
                     ee.lower_bound(sessions, &mut vec![0.0; n + 1]).unwrap();
+                let mut work = vec![0.0; 4 * n + 4];
+                let mut out = vec![0u16; n * sessions];
+                let (again, found) = ee.optimum(sessions, &mut work, &mut out).unwrap();
+                assert_eq!(again.value, value);
+                if found {
+                    // The optimum's rankings cost the bound.
+                    let cost = ee.cost(&out, sessions);
+                    assert!((cost - value).abs() <= 1e-12, "{cost} against {value}");
+                    witnessed += 1;
+                }
                 let best = optimum(n, sessions, &mut |r| ee.cost(r, sessions));
                 let what = format!("{utility:?} {group:?} {browse:?} {level:?} S={sessions}");
                 assert!(value <= best + 1e-12, "bound {value} above {best}: {what}");
@@ -107,7 +117,8 @@ fn expected_exposure_loss_bound_against_brute_force() {
         }
     }
     // The bound says something: above 0 on a share of the cases, exact on others.
-    eprintln!("EE-L: {checked} cases, {positive} bounds above 0, {exact} exact");
+    eprintln!("EE-L: {checked} cases, {positive} bounds above 0, {exact} exact, {witnessed} with rankings");
+    assert!(witnessed > 50, "{witnessed} optimum rankings");
     assert_eq!(checked, 960);
     assert!(positive > 100, "{positive} positive bounds");
     assert!(exact > 100, "{exact} exact bounds");

@@ -93,6 +93,57 @@ pub(super) fn loss(p: &Problem<'_>, sessions: usize, work: &mut [f64]) -> LowerB
     )
 }
 
+/// Where the bound is exact with one group in play (at group level), rankings that reach
+/// it: the optimum's count vector of the group's relevant items dealt into sessions
+/// ([`bound::witness_as`]), the relevant items by utility on their positions, every other
+/// item on the rest by utility. `work` lends [`OPTIMUM_WORK`](super::OPTIMUM_WORK) values
+/// an item and 4 more; `false` (nothing written that counts) where it cannot.
+pub(super) fn one_group_witness(
+    p: &Problem<'_>,
+    sessions: usize,
+    work: &mut [f64],
+    out: &mut [u16],
+) -> bool {
+    let n = p.exposure.len();
+    if p.level != Level::Group || p.present.count_ones() != 1 || work.len() < 3 * n + 4 {
+        return false;
+    }
+    let g = p.present.trailing_zeros() as u8;
+    let in_class = |i: usize| p.utility[i] > 0.0 && p.group[i] == g;
+    let m = (0..n).filter(|&i| in_class(i)).count();
+    if m == 0 || m >= n {
+        return false;
+    }
+    // Prefix sums (n + 1), two count vectors (n values' worth of u32 pairs), the order
+    // (n u16) and the class of each item (n u8).
+    let (prefix, rest) = work.split_at_mut(n + 1);
+    let (counts, rest) = rest.split_at_mut(n);
+    let (order, rest) = rest.split_at_mut(n.div_ceil(4));
+    let order = &mut bytemuck::must_cast_slice_mut::<f64, u16>(order)[..n];
+    let class = &mut bytemuck::must_cast_slice_mut::<f64, u8>(rest)[..n];
+    for (i, c) in class.iter_mut().enumerate() {
+        *c = u8::from(!in_class(i));
+    }
+    let (walk, best) = bytemuck::must_cast_slice_mut::<f64, u32>(counts).split_at_mut(n);
+    let total: f64 = p.exposure.iter().sum();
+    let t = p.group_target[usize::from(g)];
+    let shape = Shape::Eel {
+        target: [t, total - t],
+    };
+    let counts = Some(bound::Counts { walk, best });
+    let solved = bound::solve(
+        shape,
+        p.exposure,
+        m,
+        sessions,
+        bound::CERTIFY_BUDGET,
+        prefix,
+        counts,
+    );
+    matches!(solved, Ok(b) if b.exact)
+        && bound::witness_as(best, class, |c| c == 0, p.utility, sessions, order, out).is_ok()
+}
+
 type Nearest<'n> = dyn FnMut(f64, usize, &mut [f64]) -> Option<(f64, bool)> + 'n;
 
 fn group_level(

@@ -402,7 +402,8 @@ impl Objective for Cost<'_> {
         }
     }
 
-    /// DTR's and EEL's optimum rankings (two groups; [`Objective::optimum`]).
+    /// DTR's and EEL's optimum rankings (two groups), EE-L's with one group in play
+    /// ([`Objective::optimum`]).
     fn optimum(
         &self,
         sessions: usize,
@@ -412,6 +413,7 @@ impl Objective for Cost<'_> {
         match self {
             Cost::Dtr(c) => c.optimum(sessions, work, out),
             Cost::Eel(c) => c.optimum(sessions, work, out),
+            Cost::Ee(c) => c.optimum(sessions, work, out),
             _ => self.lower_bound(sessions, work).map(|b| (b, false)),
         }
     }
