@@ -369,6 +369,23 @@ impl<'a, S: AsMut<[f64]> + AsRef<[f64]>> ExpectedExposure<'a, S> {
     }
 }
 
+impl<S: AsRef<[f64]>> ExpectedExposure<'_, S> {
+    /// What the bound reads: the positions' exposures, the targets, the groups in play.
+    fn problem(&self) -> ee_bound::Problem<'_> {
+        let n = self.group.len();
+        let scratch = self.scratch.as_ref();
+        ee_bound::Problem {
+            exposure: &scratch[2 * n..3 * n],
+            utility: self.utility,
+            group: self.group,
+            item_target: &scratch[n..2 * n],
+            group_target: &self.target,
+            present: self.present,
+            level: self.level,
+        }
+    }
+}
+
 /// The cascade's factor on the positions below an item of utility `y`: times `1 -
 /// utility` after a relevant item under the published cascade (`stops`), else unchanged.
 fn stopped(stops: Option<f64>, stop: f64, y: f64) -> f64 {
@@ -470,18 +487,7 @@ impl<S: AsMut<[f64]> + AsRef<[f64]>> Objective for ExpectedExposure<'_, S> {
                 exact: true,
             });
         }
-        let n = self.items();
-        let scratch = self.scratch.as_ref();
-        let problem = ee_bound::Problem {
-            exposure: &scratch[2 * n..3 * n],
-            utility: self.utility,
-            group: self.group,
-            item_target: &scratch[n..2 * n],
-            group_target: &self.target,
-            present: self.present,
-            level: self.level,
-        };
-        let mut bound = ee_bound::loss(&problem, sessions, work);
+        let mut bound = ee_bound::loss(&self.problem(), sessions, work);
         if self.normalised {
             bound.value /= self.bounds.loss;
         }
@@ -501,18 +507,7 @@ impl<S: AsMut<[f64]> + AsRef<[f64]>> Objective for ExpectedExposure<'_, S> {
         if !bound.exact || self.normalised && self.bounds.loss == 0.0 {
             return Some((bound, false));
         }
-        let n = self.items();
-        let scratch = self.scratch.as_ref();
-        let problem = ee_bound::Problem {
-            exposure: &scratch[2 * n..3 * n],
-            utility: self.utility,
-            group: self.group,
-            item_target: &scratch[n..2 * n],
-            group_target: &self.target,
-            present: self.present,
-            level: self.level,
-        };
-        let found = ee_bound::one_group_witness(&problem, sessions, work, out);
+        let found = ee_bound::one_group_witness(&self.problem(), sessions, work, out);
         Some((bound, found))
     }
 }
