@@ -23,7 +23,7 @@
 //!   (0 where `lb = ub`) and EE-R (1 where `lb = ub`), `x / ub` for EE-L (0 where
 //!   `ub = 0`, where the evaluator would divide by zero).
 //!
-//! The file is about 680 lines, 190 of them tests: targets, bounds and scoring read the
+//! The file is about 700 lines, 190 of them tests: targets, bounds and scoring read the
 //! same scratch layout, which splitting would spread over files. EE-L's lower bound is
 //! `ee_bound.rs`.
 
