@@ -280,6 +280,10 @@ enum ppg_browse
   PPG_BROWSE_RBP = 1,
   // The paper's log discount `1 / log2(r + 2)`, `r` counted from `rank_start`.
   PPG_BROWSE_LOG = 2,
+  // The published cascade (Diaz et al.): `patience^i (1 - cascade_utility)^k`, `k` the
+  // relevant items above position `i`. `PPG_BROWSE_CASCADE` is the evaluator's at
+  // `d943b3e`, where every judged item counts.
+  PPG_BROWSE_CASCADE_RELEVANT = 3,
 };
 #ifndef __cplusplus
 #if __STDC_VERSION__ >= 202311L
@@ -433,6 +437,10 @@ typedef struct ppg_objective_config {
   // the groups present in it). New in 0.2.0's fourth layout (a `size_t`: a 32-bit field
   // would fit in the third's tail padding and keep its sizeof).
   size_t awrf_groups;
+  // `PPG_METRIC_AWRF`'s depth: the positions of each session it scores (TREC 2021
+  // scored ranks 1-20: 20), NDCG's ideal staying the whole list's. 0 (the default): the
+  // whole list. New in 0.2.0's fifth layout.
+  size_t awrf_depth;
 } ppg_objective_config;
 
 // What a training run did. Prepare it with `ppg_train_report_default` before passing

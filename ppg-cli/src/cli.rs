@@ -59,6 +59,9 @@ pub enum BrowseArg {
     Rbp,
     /// The paper's log discount (--rank-start).
     Log,
+    /// The published cascade (Diaz et al.): patience^i x (1 - utility)^k, k the relevant
+    /// items above (cascade is the evaluator's at d943b3e, where every judged item counts).
+    CascadeRelevant,
 }
 
 /// Whether --metric ee compares items or groups.
@@ -200,11 +203,13 @@ RECIPE
   at 32), for about twice the training again. --no-hold trains with every pair free
   from the start.
   Every run stops as soon as its best cost is within --certify (default 1e-8) of the
-  cost's exact optimum at its number of sessions, where the cost has one (DTR alone, EEL
-  alone over two groups): in every stage of a grown run and both parts of a held one.
-  Such a query is certified; its gap is its cost minus the optimum. --report writes each
-  query's costs, bound and certificate; the summary line on stderr counts the certified
-  queries and gives the largest gap. --no-certify trains on until patience runs out.
+  cost's lower bound at its number of sessions, where the cost has one (DTR alone, EEL
+  alone: the exact optimum over two groups; EE-L alone, --metric ee, and AWRF alone,
+  --metric awrf: a looser proven bound, see docs/metrics.md): in every stage of a grown
+  run and both parts of a held one. Such a query is certified; its gap is its cost
+  minus the bound. --report writes each query's costs, bound and certificate; the
+  summary line on stderr counts the certified queries and gives the largest gap.
+  --no-certify trains on until patience runs out.
   --reference-run is exactly the paper's recipe (the input is not scored, no growing,
   no holding, no certificate).
 
@@ -257,6 +262,11 @@ pub struct RerankArgs {
     /// file; required when the input is not a regular file]
     #[arg(long, value_parser = clap::value_parser!(u8).range(1..=16))]
     pub awrf_groups: Option<u8>,
+    /// Positions of each session AWRF scores (--metric awrf, --mix-fairness awrf): TREC
+    /// 2021 scored ranks 1-20 (`--awrf-depth 20`); NDCG's ideal stays the whole list's
+    /// [default: the whole list]
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=65_535))]
+    pub awrf_depth: Option<u32>,
     /// Browsing model of --metric ee.
     #[arg(long, value_enum, default_value_t = BrowseArg::Cascade)]
     pub browse: BrowseArg,

@@ -563,6 +563,7 @@ fn cost_spec(args: &RerankArgs) -> Result<CostSpec> {
             measure: args.ee_measure.measure(),
             normalised: !args.ee_raw,
         },
+        awrf_depth: args.awrf_depth.map(|d| d as usize),
         ..CostSpec::new(metric, args.levels, ndcg)
     })
 }
@@ -606,6 +607,10 @@ fn browse(args: &RerankArgs) -> Result<Browse> {
         },
         BrowseArg::Rbp => Browse::Rbp {
             patience: args.browse_patience,
+        },
+        BrowseArg::CascadeRelevant => Browse::CascadeRelevant {
+            patience: args.browse_patience,
+            utility: args.cascade_utility,
         },
         BrowseArg::Log => Browse::Log(match args.rank_start {
             RankStartArg::One => RankStart::One,

@@ -235,7 +235,7 @@ fn dtr_over_three_groups_gets_no_worse() {
 /// uniform over `groups`: the scorer's formula (`fair-trec/trec2021-fair-public`,
 /// `metrics.py`: `qtarget = (qalign + world_pop) * 0.5` over every region, `qr_awrf`,
 /// `qr_ndcg`) written out, sharing nothing with ppg.
-fn trec_score(rows: &[(f64, usize)], groups: usize) -> f64 {
+fn trec_score(rows: &[(f64, usize)], groups: usize, depth: usize) -> f64 {
     let attention = |r: usize| 1.0 / ((r + 1).max(2) as f64).log2();
     let relevant = rows.iter().filter(|r| r.0 > 0.0).count();
     let mut target = vec![1.0 / groups as f64; groups];
@@ -247,7 +247,8 @@ fn trec_score(rows: &[(f64, usize)], groups: usize) -> f64 {
     target.iter_mut().for_each(|t| *t *= 0.5);
     let mut dist = vec![0.0; groups];
     let mut dcg = 0.0;
-    for (r, &(label, g)) in rows.iter().enumerate() {
+    // TREC 2021 cut each run at its depth (20); the ideal stays the whole list's.
+    for (r, &(label, g)) in rows.iter().enumerate().take(depth) {
         dist[g] += attention(r);
         if label > 0.0 {
             dcg += attention(r);
@@ -269,6 +270,67 @@ fn trec_score(rows: &[(f64, usize)], groups: usize) -> f64 {
     };
     let ideal: f64 = (0..relevant).map(attention).sum();
     (1.0 - 0.5 * (kl(&dist) + kl(&target))) * dcg / ideal
+}
+
+/// `--awrf-depth 2`: `--report`'s cost before is 1 - TREC's score over the first two ranks
+/// of each input ranking (NDCG's ideal over every relevant item), its bound is below
+/// every cost after; a depth of 0 is refused (issue 42, point 5).
+#[test]
+fn awrf_depth_scores_the_first_ranks() {
+    let rows: &[(&str, f64, &str, f64)] = &[
+        ("a", 0.9, "x", 1.0),
+        ("a", 0.8, "x", 1.0),
+        ("a", 0.7, "y", 0.0),
+        ("a", 0.6, "y", 1.0),
+        ("a", 0.5, "x", 1.0),
+        ("b", 0.9, "y", 1.0),
+        ("b", 0.8, "x", 0.0),
+        ("b", 0.7, "y", 1.0),
+    ];
+    let mut input = String::from("qid\titem\tscore\tgroup\tlabel\n");
+    for (k, (q, s, g, l)) in rows.iter().enumerate() {
+        input.push_str(&format!("{q}\t{k}\t{s}\t{g}\t{l}\n"));
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let (file, report) = (dir.path().join("in.tsv"), dir.path().join("r.tsv"));
+    std::fs::write(&file, &input).unwrap();
+    ppg()
+        .arg("rerank")
+        .arg(&file)
+        .args(["--metric", "awrf", "--awrf-depth", "2", "--report"])
+        .arg(&report)
+        .arg("-o")
+        .arg(dir.path().join("o.tsv"))
+        .assert()
+        .success();
+    let text = std::fs::read_to_string(&report).unwrap();
+    let mut checked = 0;
+    for line in text.lines().skip(1) {
+        let f: Vec<&str> = line.split('\t').collect();
+        let query: Vec<(f64, usize)> = rows
+            .iter()
+            .filter(|r| r.0 == f[0])
+            .map(|r| (r.3, usize::from(r.2 == "y")))
+            .collect();
+        let (before, after, bound): (f64, f64, f64) = (
+            f[1].parse().unwrap(),
+            f[2].parse().unwrap(),
+            f[3].parse().unwrap(),
+        );
+        let trec = trec_score(&query, 2, 2);
+        assert!((before - (1.0 - trec)).abs() < 1e-12, "{line}: TREC {trec}");
+        assert!((before - (1.0 - trec_score(&query, 2, usize::MAX))).abs() > 1e-3);
+        assert!(bound <= after + 1e-12, "{line}");
+        checked += 1;
+    }
+    assert_eq!(checked, 2);
+    ppg()
+        .arg("rerank")
+        .arg(&file)
+        .args(["--metric", "awrf", "--awrf-depth", "0"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--awrf-depth"));
 }
 
 /// A file of three groups whose queries lack one of them or hold one only: `--report`'s
@@ -327,7 +389,7 @@ fn awrf_takes_its_population_over_the_whole_inputs_groups() {
             .collect();
         let before: f64 = fields[1].parse().unwrap();
         let after: f64 = fields[2].parse().unwrap();
-        let trec = trec_score(&query, 3);
+        let trec = trec_score(&query, 3, usize::MAX);
         assert!((before - (1.0 - trec)).abs() < 1e-12, "{line}: TREC {trec}");
         assert!(after <= before + 1e-12, "{line}");
         checked += 1;

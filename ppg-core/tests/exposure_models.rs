@@ -37,6 +37,8 @@ proptest! {
             Browse::Log(_) => None,
             Browse::Rbp { patience } => Some(patience),
             Browse::Cascade { patience, utility } => Some(patience * (1.0 - utility)),
+            // Its positional part (the stops are the ranking's).
+            Browse::CascadeRelevant { patience, .. } => Some(patience),
         };
         if let Some(q) = q {
             prop_assert_eq!(e[0], 1.0);

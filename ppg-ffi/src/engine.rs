@@ -282,10 +282,12 @@ impl<'a> Query<'a> {
                         capacity: MAX_GROUPS,
                     })?,
                 };
-                f(
-                    &mut Awrf::new(utility, group, target, attention, AwrfCost::Product)?,
-                    group,
-                )
+                let awrf = Awrf::new(utility, group, target, attention, AwrfCost::Product)?;
+                let awrf = match spec.awrf_depth {
+                    Some(depth) => awrf.with_depth(depth)?,
+                    None => awrf,
+                };
+                f(&mut { awrf }, group)
             }
         }
     }
@@ -744,6 +746,7 @@ impl<'a> Engine<'a> {
             level: spec.ee_level,
             ee: spec.ee,
             awrf_groups: spec.awrf_groups,
+            awrf_depth: spec.awrf_depth,
             ..CostSpec::new(metric, spec.levels, ndcg)
         };
         let recipe = Recipe {

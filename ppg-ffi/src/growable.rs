@@ -88,6 +88,8 @@ impl Growable for ppg_objective_config {
         offset_of!(ppg_objective_config, ee_raw) + size_of::<ByteBool>(),
         // The fourth (issue 38, point 8): AWRF's population.
         offset_of!(ppg_objective_config, awrf_groups) + size_of::<usize>(),
+        // The fifth (issue 42, point 5): AWRF's depth.
+        offset_of!(ppg_objective_config, awrf_depth) + size_of::<usize>(),
     ];
 
     fn defaults() -> Self {

@@ -565,7 +565,8 @@ fn expected_exposure_and_awrf_as_the_core() {
             ..official
         },
         ppg_objective_config {
-            browse: 3,
+            // 3 is PPG_BROWSE_CASCADE_RELEVANT.
+            browse: 4,
             ..official
         },
         ppg_objective_config {
@@ -1054,6 +1055,115 @@ fn capacity_is_the_layout_and_rerank_checks_it_before_the_buffer() {
     }
 }
 
+/// `ppg_engine_rerank` of the query `groups` (ids as the caller has them; 3 is group 1)
+/// under `objective`, and the core's recipe under `spec` on the same query: both rankings
+/// (the core's as the caller's ids), the C report and the core's outcome.
+fn awrf_both_doors(
+    e: *mut ppg_engine,
+    groups: &[u32],
+    seed: u64,
+    objective: &ppg_objective_config,
+    spec: &ppg_core::recipe::CostSpec,
+) -> (
+    Vec<u64>,
+    Vec<u64>,
+    ppg_train_report,
+    ppg_core::recipe::Outcome,
+) {
+    use ppg_core::objective::Awrf;
+    use ppg_core::recipe::{Query, Recipe, Tables, Workspace};
+    let (config, _) = defaults();
+    let query = items(groups);
+    let utility: Vec<f64> = query.iter().map(|i| i.utility).collect();
+    let group: Vec<u8> = query.iter().map(|i| u8::from(i.group == 3)).collect();
+    let score: Vec<f64> = (0..ITEMS).map(|k| (ITEMS - k) as f64).collect();
+    let mut attention = [0.0; ITEMS];
+    Awrf::discount(&mut attention);
+    let mut out = vec![0u64; ITEMS * SESSIONS];
+    let mut report = fresh_report();
+    let st = unsafe {
+        ppg_engine_rerank(
+            e,
+            query.as_ptr(),
+            ITEMS,
+            SESSIONS,
+            objective,
+            &config,
+            seed,
+            out.as_mut_ptr(),
+            out.len(),
+            &mut report,
+        )
+    };
+    assert_eq!(st, ppg_status::Ok);
+    let dims = ppg_core::Dims::new(ITEMS, SESSIONS, BATCH);
+    let mut mem = vec![0u8; ppg_core::Ppg::bytes(dims)];
+    let mut ppg = ppg_core::Ppg::new(&mut mem, dims, 0).unwrap();
+    let (mut order, mut u, mut g) = ([0u16; ITEMS], [0.0; ITEMS], [0u8; ITEMS]);
+    let mut rows = [0u16; ITEMS * SESSIONS];
+    let outcome = ppg
+        .rerank(
+            &Query {
+                score: &score,
+                utility: &utility,
+                group: &group,
+                sessions: SESSIONS,
+                seed,
+            },
+            spec,
+            &Tables {
+                exposure: &[],
+                discount: &[],
+                attention: &attention,
+            },
+            &Recipe::recommended(),
+            Workspace {
+                order: &mut order,
+                utility: &mut u,
+                group: &mut g,
+                scratch: &mut [],
+            },
+            &mut rows,
+        )
+        .unwrap();
+    let ids = rows.iter().map(|&r| 1000 + 7 * u64::from(r)).collect();
+    (out, ids, report, outcome)
+}
+
+/// `ppg_objective_config.awrf_depth` (issue 42, point 5): `ppg_engine_rerank` under
+/// `PPG_METRIC_AWRF` scores the first `awrf_depth` positions, as the core's recipe does
+/// with `CostSpec::awrf_depth`: the same rankings and cost; 0 is the whole list, whose
+/// cost differs; the report carries AWRF's lower bound.
+#[test]
+fn rerank_takes_awrfs_depth_from_the_caller() {
+    use ppg_core::recipe::{CostSpec, Metric};
+    let (_block, e) = engine(ppg_method::Ppg, ITEMS);
+    let (_, objective) = defaults();
+    let mut costs = Vec::new();
+    for (depth, core_depth) in [(2usize, Some(2usize)), (0, None)] {
+        let objective = ppg_objective_config {
+            metric: ppg_metric::Awrf as u32,
+            awrf_depth: depth,
+            ..objective
+        };
+        let spec = CostSpec {
+            awrf_depth: core_depth,
+            ..CostSpec::new(Metric::Awrf, 5, None)
+        };
+        let seed = ppg_query_seed(42, 6);
+        let (out, ids, report, outcome) =
+            awrf_both_doors(e, &[7, 7, 3, 3, 7, 3], seed, &objective, &spec);
+        assert_eq!(out, ids, "depth {depth}");
+        assert_eq!(report.best_cost, outcome.after, "depth {depth}");
+        assert!(
+            report.bound.is_finite() && report.bound <= report.best_cost,
+            "{report:?}"
+        );
+        costs.push(outcome.before);
+    }
+    assert!((costs[0] - costs[1]).abs() > 1e-3, "{costs:?}");
+}
+
 /// `ppg_objective_config.awrf_groups` (issue 38, point 8): `ppg_engine_rerank` under
 /// `PPG_METRIC_AWRF` takes the caller's count of groups as its population, as the core's
 /// recipe does with `CostSpec::awrf_groups` (and `ppg rerank` with a file's groups): the
@@ -1061,18 +1171,13 @@ fn capacity_is_the_layout_and_rerank_checks_it_before_the_buffer() {
 /// groups; a count above 16 is refused, and one below the query's groups too.
 #[test]
 fn rerank_takes_awrfs_population_from_the_caller() {
-    use ppg_core::objective::Awrf;
-    use ppg_core::recipe::{CostSpec, Metric, Query, Recipe, Tables, Workspace};
+    use ppg_core::recipe::{CostSpec, Metric};
     let (_block, e) = engine(ppg_method::Ppg, ITEMS);
     let (config, objective) = defaults();
     // Two groups of a three-group attribute (ids 7 and 3 as the caller has them).
     let query = items(&[7, 7, 3, 3, 7, 3]);
     let seed = ppg_query_seed(42, 5);
-    let utility: Vec<f64> = query.iter().map(|i| i.utility).collect();
     let group: Vec<u8> = query.iter().map(|i| u8::from(i.group == 3)).collect();
-    let score: Vec<f64> = (0..ITEMS).map(|k| (ITEMS - k) as f64).collect();
-    let mut attention = [0.0; ITEMS];
-    Awrf::discount(&mut attention);
     let mut costs = Vec::new();
     for (groups, core_groups) in [(3usize, Some(3usize)), (0, None)] {
         let objective = ppg_objective_config {
@@ -1080,58 +1185,13 @@ fn rerank_takes_awrfs_population_from_the_caller() {
             awrf_groups: groups,
             ..objective
         };
-        let mut out = [0u64; ITEMS * SESSIONS];
-        let mut report = fresh_report();
-        let st = unsafe {
-            ppg_engine_rerank(
-                e,
-                query.as_ptr(),
-                ITEMS,
-                SESSIONS,
-                &objective,
-                &config,
-                seed,
-                out.as_mut_ptr(),
-                out.len(),
-                &mut report,
-            )
+        let spec = CostSpec {
+            awrf_groups: core_groups,
+            ..CostSpec::new(Metric::Awrf, 5, None)
         };
-        assert_eq!(st, ppg_status::Ok);
-        let dims = ppg_core::Dims::new(ITEMS, SESSIONS, BATCH);
-        let mut mem = vec![0u8; ppg_core::Ppg::bytes(dims)];
-        let mut ppg = ppg_core::Ppg::new(&mut mem, dims, 0).unwrap();
-        let (mut order, mut u, mut g) = ([0u16; ITEMS], [0.0; ITEMS], [0u8; ITEMS]);
-        let mut rows = [0u16; ITEMS * SESSIONS];
-        let outcome = ppg
-            .rerank(
-                &Query {
-                    score: &score,
-                    utility: &utility,
-                    group: &group,
-                    sessions: SESSIONS,
-                    seed,
-                },
-                &CostSpec {
-                    awrf_groups: core_groups,
-                    ..CostSpec::new(Metric::Awrf, 5, None)
-                },
-                &Tables {
-                    exposure: &[],
-                    discount: &[],
-                    attention: &attention,
-                },
-                &Recipe::recommended(),
-                Workspace {
-                    order: &mut order,
-                    utility: &mut u,
-                    group: &mut g,
-                    scratch: &mut [],
-                },
-                &mut rows,
-            )
-            .unwrap();
-        let ids: Vec<u64> = rows.iter().map(|&r| 1000 + 7 * u64::from(r)).collect();
-        assert_eq!(&out[..], &ids[..], "{groups} groups");
+        let (out, ids, report, outcome) =
+            awrf_both_doors(e, &[7, 7, 3, 3, 7, 3], seed, &objective, &spec);
+        assert_eq!(out, ids, "{groups} groups");
         assert_eq!(report.best_cost, outcome.after, "{groups} groups");
         costs.push(outcome.before);
     }

@@ -143,6 +143,10 @@ pub enum ppg_browse {
     Rbp = 1,
     /// The paper's log discount `1 / log2(r + 2)`, `r` counted from `rank_start`.
     Log = 2,
+    /// The published cascade (Diaz et al.): `patience^i (1 - cascade_utility)^k`, `k` the
+    /// relevant items above position `i`. `PPG_BROWSE_CASCADE` is the evaluator's at
+    /// `d943b3e`, where every judged item counts.
+    CascadeRelevant = 3,
 }
 
 /// Whether `PPG_METRIC_EXPECTED_EXPOSURE` compares groups or items.
@@ -284,6 +288,10 @@ pub struct ppg_objective_config {
     /// the groups present in it). New in 0.2.0's fourth layout (a `size_t`: a 32-bit field
     /// would fit in the third's tail padding and keep its sizeof).
     pub awrf_groups: usize,
+    /// `PPG_METRIC_AWRF`'s depth: the positions of each session it scores (TREC 2021
+    /// scored ranks 1-20: 20), NDCG's ideal staying the whole list's. 0 (the default): the
+    /// whole list. New in 0.2.0's fifth layout.
+    pub awrf_depth: usize,
 }
 
 /// What a training run did. Prepare it with `ppg_train_report_default` before passing
@@ -469,6 +477,8 @@ pub(crate) struct ObjectiveSpec {
     pub ee: EeScore,
     /// AWRF's population (`CostSpec::awrf_groups`); `None`: the query's groups.
     pub awrf_groups: Option<usize>,
+    /// AWRF's depth (`CostSpec::awrf_depth`); `None`: the whole list.
+    pub awrf_depth: Option<usize>,
 }
 
 impl ppg_objective_config {
@@ -489,6 +499,7 @@ impl ppg_objective_config {
             ee_measure: ppg_ee_measure::Loss as u32,
             ee_raw: false.into(),
             awrf_groups: 0,
+            awrf_depth: 0,
         }
     }
 
@@ -517,8 +528,14 @@ impl ppg_objective_config {
             g if g <= ppg_core::objective::MAX_GROUPS => Some(g),
             _ => return Err(ppg_status::InvalidArgument),
         };
+        // Any depth is valid: past the list's length it scores the whole list.
+        let awrf_depth = match self.awrf_depth {
+            0 => None,
+            d => Some(d),
+        };
         Ok(ObjectiveSpec {
             awrf_groups,
+            awrf_depth,
             metric,
             levels: self.eel_levels,
             k: self.ndcg_k,
@@ -555,6 +572,10 @@ impl ppg_objective_config {
                 patience: self.patience,
             },
             2 => Browse::Log(rank_start),
+            3 => Browse::CascadeRelevant {
+                patience: self.patience,
+                utility: self.cascade_utility,
+            },
             _ => return Err(ppg_status::InvalidArgument),
         };
         let browse = browse.checked().map_err(|_| ppg_status::InvalidArgument)?;

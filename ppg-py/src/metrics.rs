@@ -99,9 +99,14 @@ pub fn expected_exposure(
         },
         "rbp" => Browse::Rbp { patience },
         "log" => Browse::Log(Options::rank_start_named(rank_start)?),
+        "cascade-relevant" => Browse::CascadeRelevant {
+            patience,
+            utility: cascade_utility,
+        },
         other => {
             return Err(PyValueError::new_err(format!(
-                "browse: {other:?} is none of \"cascade\", \"rbp\", \"log\""
+                "browse: {other:?} is none of \"cascade\", \"rbp\", \"log\", \
+                 \"cascade-relevant\""
             )))
         }
     };
@@ -142,8 +147,10 @@ pub fn expected_exposure(
 }
 
 /// AWRF, NDCG and their product averaged over sessions; the target given, or TREC 2021's
-/// from `population`.
+/// from `population`; the first `depth` positions of each session scored (`None`: all).
 #[pyfunction]
+#[pyo3(signature = (ranking, sessions, utility, group, distribution, trec, depth=None))]
+#[allow(clippy::too_many_arguments)]
 pub fn awrf(
     ranking: PyReadonlyArray1<'_, u16>,
     sessions: usize,
@@ -151,6 +158,7 @@ pub fn awrf(
     group: PyReadonlyArray1<'_, u8>,
     distribution: PyReadonlyArray1<'_, f64>,
     trec: bool,
+    depth: Option<usize>,
 ) -> PyResult<[f64; 3]> {
     let (ranking, utility) = slices(&ranking, &utility)?;
     let distribution = distribution.as_slice()?;
@@ -170,6 +178,10 @@ pub fn awrf(
         AwrfCost::Product,
     )
     .map_err(|e| refused("utility, groups or target", e))?;
+    let awrf = match depth {
+        Some(d) => awrf.with_depth(d).map_err(|e| refused("depth", e))?,
+        None => awrf,
+    };
     let r = awrf
         .report(ranking, sessions)
         .ok_or_else(|| PyValueError::new_err("ranking: not sessions x n item ids"))?;

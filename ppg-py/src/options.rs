@@ -46,6 +46,8 @@ pub struct Options {
     /// AWRF's population (`CostSpec::awrf_groups`): the number of groups of the whole
     /// input, set by the Python layer (a frame's groups, a list's ids `0..=max`) or given.
     pub awrf_groups: Option<usize>,
+    /// AWRF's depth (`CostSpec::awrf_depth`): positions scored per session; `None`: all.
+    pub awrf_depth: Option<usize>,
 }
 
 fn bad(argument: &str, why: impl std::fmt::Display) -> PyErr {
@@ -144,6 +146,7 @@ impl Options {
                 normalised: !self.ee_raw,
             },
             awrf_groups: self.awrf_groups,
+            awrf_depth: self.awrf_depth,
             ..CostSpec::new(metric, self.levels, ndcg)
         }))
     }
@@ -163,10 +166,17 @@ impl Options {
                 patience: self.browse_patience,
             },
             "log" => Browse::Log(self.rank_start()?),
+            "cascade-relevant" => Browse::CascadeRelevant {
+                patience: self.browse_patience,
+                utility: self.cascade_utility,
+            },
             other => {
                 return Err(bad(
                     "browse",
-                    format!("{other:?} is none of \"cascade\", \"rbp\", \"log\""),
+                    format!(
+                        "{other:?} is none of \"cascade\", \"rbp\", \"log\", \
+                         \"cascade-relevant\""
+                    ),
                 ))
             }
         };

@@ -87,3 +87,59 @@ def test_refusals():
         metrics.awrf([0, 1], [1.0, 0.0], [0, 1], target=[0.0, 0.0])
     with pytest.raises(ValueError, match="utility > 0"):
         metrics.awrf([0, 1], [0.0, 0.0], [0, 1])
+
+
+def test_awrf_depth_is_trec_2021s_top_20():
+    """``depth=20`` scores ranks 1-20 as Task1Evaluation.py did (runs cut at rank 20, then
+    metrics.py: the distribution over the cut list, NDCG's ideal over every relevant item),
+    written out plainly here."""
+    rng = np.random.default_rng(21)
+    for _ in range(100):
+        n = int(rng.integers(2, 40))
+        u = rng.integers(0, 2, n).astype(float)
+        u[rng.integers(n)] = 1.0
+        g = rng.integers(0, 3, n)
+        ranking = rng.permutation(n)
+        cut = ranking[:20]
+        disc = 1.0 / np.log2(np.maximum(np.arange(1, len(cut) + 1), 2))
+        dist = np.array([disc[g[cut] == k].sum() for k in range(3)]) / disc.sum()
+        rel = np.array([np.sum((u > 0) & (g == k)) for k in range(3)]) / np.sum(u > 0)
+        target = (rel + np.ones(3) / 3) / 2
+        m = (dist + target) / 2
+        kl = lambda p: sum(p[i] * math.log(p[i] / m[i]) for i in range(3) if p[i] > 0)
+        awrf = 1 - (kl(dist) + kl(target)) / 2
+        ideal = (1.0 / np.log2(np.maximum(np.arange(1, int(np.sum(u > 0)) + 1), 2))).sum()
+        ndcg = disc[u[cut] > 0].sum() / ideal
+        got = metrics.awrf([ranking], u, g, population=[1.0, 1.0, 1.0], depth=20)
+        assert got["awrf"] == pytest.approx(awrf, rel=1e-12, abs=1e-15)
+        assert got["ndcg"] == pytest.approx(ndcg, rel=1e-12, abs=1e-15)
+        if n <= 20:
+            assert got == metrics.awrf([ranking], u, g, population=[1.0, 1.0, 1.0])
+    for bad in (0, -1):
+        with pytest.raises(ValueError, match="depth"):
+            metrics.awrf([[0, 1]], [1.0, 0.0], [0, 1], depth=bad)
+
+
+def test_the_published_cascade_by_hand():
+    # Item 1 (not relevant) first: no stop after it, one after item 0 (see the Rust test).
+    got = metrics.expected_exposure([1, 0, 2], [1.0, 0.0, 1.0], [0, 1, 0], browse="cascade-relevant", level="item", normalised=False)
+    assert got["disparity"] == pytest.approx(1.0 + 0.25 + 0.125 * 0.125, abs=1e-15)
+    judged = metrics.expected_exposure([1, 0, 2], [1.0, 0.0, 1.0], [0, 1, 0], browse="cascade", level="item", normalised=False)
+    assert judged["disparity"] == pytest.approx(1.0 + 0.0625 + 0.0625 * 0.0625, abs=1e-15)
+
+
+def test_rerank_scores_awrf_at_its_depth():
+    """``ppg.rerank(..., awrf_depth=2)`` minimises 1 - AWRF x NDCG over the first two ranks:
+    its cost is ``ppg.metrics.awrf(depth=2)``'s of the rankings it returns; a depth below 1
+    is refused, naming the argument."""
+    import ppg
+
+    u = np.array([1.0, 1.0, 0.0, 1.0, 0.0, 1.0])
+    g = np.array([0, 0, 0, 1, 1, 1])
+    rankings, cost, _ = ppg.rerank(u, g, metric="awrf", sessions=2, awrf_depth=2)
+    got = metrics.awrf(rankings, u, g, population=[1.0, 1.0], depth=2)
+    assert cost == pytest.approx(1 - got["product"], abs=1e-12)
+    whole = metrics.awrf(rankings, u, g, population=[1.0, 1.0])
+    assert abs(whole["product"] - got["product"]) > 1e-6
+    with pytest.raises(ValueError, match="awrf_depth"):
+        ppg.rerank(u, g, metric="awrf", awrf_depth=0)

@@ -20,7 +20,17 @@
 //! product (at most [`MAX_GROUPS`] cells) and a target over the cells.
 //!
 //! Over several sessions, each number is the mean of its per-session values.
+//!
+//! Depth: TREC 2021 scored ranks 1-20 only (`Task1Evaluation.py` keeps `rank <= 20` of
+//! each run before `metrics.py` scores it); [`Awrf::with_depth`] does the same: the group
+//! distribution and the DCG read the first `depth` positions, while NDCG's ideal stays the
+//! list's (`qr_ndcg`'s ideal runs over every relevant page, up to 1,000, not the depth).
+//!
+//! The file is about 530 lines, 190 of them the hand-computed tests; the metric, its
+//! target and its depth are one definition. Its lower bound is `awrf_bound.rs`.
 
+use super::awrf_bound;
+use super::bound::LowerBound;
 use super::exposure::{check_finite, check_items, check_len, checked_prefix, shape_ok};
 use super::{Objective, MAX_GROUPS};
 use crate::Error;
@@ -85,6 +95,8 @@ pub struct Awrf<'a> {
     attention: f64,
     ideal: f64,
     cost: AwrfCost,
+    /// Positions scored, at most `n` ([`Awrf::with_depth`]).
+    depth: usize,
 }
 
 impl<'a> Awrf<'a> {
@@ -176,7 +188,36 @@ impl<'a> Awrf<'a> {
             attention,
             ideal: discount[..relevant].iter().sum(),
             cost,
+            depth: n,
         })
+    }
+
+    /// The same metric scoring only the first `depth` positions of each session (TREC
+    /// 2021: 20; a depth of `n` or more scores the whole list, the default): the group
+    /// distribution and the DCG over them, NDCG's ideal over the whole list's relevant
+    /// items as the track's `qr_ndcg` computed it.
+    ///
+    /// # Errors
+    /// [`Error::InvalidConfig`] for a depth of 0, or one whose positions have no attention.
+    pub fn with_depth(mut self, depth: usize) -> Result<Self, Error> {
+        if depth == 0 {
+            return Err(Error::InvalidConfig("AWRF's depth must be at least 1"));
+        }
+        let depth = depth.min(self.utility.len());
+        let attention: f64 = self.discount[..depth].iter().sum();
+        if attention <= 0.0 {
+            return Err(Error::InvalidConfig(
+                "AWRF needs some attention (a positive discount)",
+            ));
+        }
+        self.depth = depth;
+        self.attention = attention;
+        Ok(self)
+    }
+
+    /// The positions scored ([`Awrf::with_depth`]).
+    pub fn depth(&self) -> usize {
+        self.depth
     }
 
     /// The target distribution over the groups.
@@ -199,11 +240,16 @@ impl<'a> Awrf<'a> {
         for block in ranking.chunks_exact(n) {
             let mut dist = [0.0; MAX_GROUPS];
             let mut dcg = 0.0;
-            for (&item, &d) in block.iter().zip(self.discount) {
+            for (r, &item) in block.iter().enumerate() {
                 let i = usize::from(item);
-                dist[usize::from(*self.group.get(i)?)] += d;
-                if *self.utility.get(i)? > 0.0 {
-                    dcg += d;
+                let g = usize::from(*self.group.get(i)?);
+                // Past the depth an id is checked, not scored.
+                if r < self.depth {
+                    let d = self.discount[r];
+                    dist[g] += d;
+                    if *self.utility.get(i)? > 0.0 {
+                        dcg += d;
+                    }
                 }
             }
             for d in &mut dist {
@@ -237,6 +283,38 @@ impl Objective for Awrf<'_> {
             (None, _) => f64::NAN,
         }
     }
+
+    /// A lower bound over every ranking (`objective/awrf_bound.rs`): the Jensen-Shannon
+    /// divergence no group distribution within reach of the list's group sizes can go
+    /// below, and for the product the best NDCG the depth allows. Never exact (it bounds a
+    /// relaxation); `None` where the attention is not non-increasing (a caller's own
+    /// table).
+    fn lower_bound(&self, sessions: usize, work: &mut [f64]) -> Option<LowerBound> {
+        let _ = (sessions, work);
+        let mut size = [0usize; MAX_GROUPS];
+        for &g in self.group {
+            size[usize::from(g)] += 1;
+        }
+        let attention = &self.discount[..self.depth];
+        let divergence = awrf_bound::divergence(attention, &size[..self.groups], self.target())?;
+        let value = match self.cost {
+            AwrfCost::Fairness => divergence,
+            AwrfCost::Product => {
+                let relevant = self.utility.iter().filter(|&&y| y > 0.0).count();
+                let best_dcg: f64 = attention[..relevant.min(self.depth)].iter().sum();
+                let ndcg = if self.ideal > 0.0 {
+                    (best_dcg / self.ideal).min(1.0)
+                } else {
+                    0.0
+                };
+                1.0 - (1.0 - divergence) * ndcg
+            }
+        };
+        Some(LowerBound {
+            value,
+            exact: false,
+        })
+    }
 }
 
 /// `out = values / sum(values)`, refusing NaN, negatives and zero mass.
@@ -259,7 +337,7 @@ fn normalise(values: &[f64], out: &mut [f64]) -> Result<(), Error> {
 
 /// Jensen-Shannon divergence of two distributions, natural logarithms; a zero entry
 /// contributes nothing (`0 ln 0 = 0`).
-fn jensen_shannon(p: &[f64], q: &[f64]) -> f64 {
+pub(super) fn jensen_shannon(p: &[f64], q: &[f64]) -> f64 {
     let part = |a: f64, m: f64| if a > 0.0 { a * libm::log(a / m) } else { 0.0 };
     let mut sum = 0.0;
     for (&a, &b) in p.iter().zip(q) {
@@ -330,6 +408,41 @@ mod tests {
         assert!((r.ndcg - (1.0 + c) / 2.0).abs() < 1e-15);
         let mut a = a;
         assert!((a.cost(&[0, 1, 2], 1) - js).abs() < 1e-15);
+    }
+
+    /// Depth 2 of four items (groups 0, 0, 1, 1; items 0 and 2 relevant), the input
+    /// order: the top two are group 0's (distribution (1, 0) against (0.5, 0.5)), the
+    /// DCG is item 0's 1, the ideal the list's two relevant items, 1 + 1 (the track's
+    /// `qr_ndcg` takes its ideal past the depth).
+    #[test]
+    fn depth_scores_the_top_positions() {
+        let t = table(4);
+        let new = || {
+            Awrf::new(
+                &[1.0, 0.0, 1.0, 0.0],
+                &[0, 0, 1, 1],
+                AwrfTarget::Given(&[1.0, 1.0]),
+                &t[..4],
+                AwrfCost::Product,
+            )
+            .unwrap()
+        };
+        let deep = new().with_depth(2).unwrap();
+        assert_eq!(deep.depth(), 2);
+        let js = 0.5 * (libm::log(1.0 / 0.75) + 0.5 * libm::log(0.5 / 0.75) + 0.5 * libm::log(2.0));
+        let r = deep.report(&[0, 1, 2, 3], 1).unwrap();
+        assert!((r.awrf - (1.0 - js)).abs() < 1e-15, "{r:?}");
+        assert!((r.ndcg - 0.5).abs() < 1e-15);
+        // Past the depth nothing is scored, but an id is still checked.
+        assert_eq!(deep.report(&[0, 1, 3, 2], 1), Some(r));
+        assert_eq!(deep.report(&[0, 1, 3, 9], 1), None);
+        // A depth of the list's length or more is the whole list.
+        let whole = new();
+        for depth in [4, 5, 1000] {
+            let r = new().with_depth(depth).unwrap().report(&[2, 1, 0, 3], 1);
+            assert_eq!(r, whole.report(&[2, 1, 0, 3], 1));
+        }
+        assert!(matches!(new().with_depth(0), Err(Error::InvalidConfig(_))));
     }
 
     #[test]

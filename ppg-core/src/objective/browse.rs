@@ -6,12 +6,20 @@
 //! with probability `patience` after each item) and `gerr` (the cascade: the user also stops
 //! after an item with probability `utility`). This project adds the paper's log discount.
 //!
-//! The cascade is written here as that evaluator computes it in the setting TREC Fair
-//! Ranking 2020 scored with (`expeval.py -g -c`, complete judgements: a re-ranking task in
-//! which every listed item is judged). The evaluator counts an item toward the cascade's
+//! [`Browse::Cascade`] is written as that evaluator computes it at `d943b3e` in the
+//! re-ranking setting of its `trec/expeval.sh` (`expeval.py -g -c`, complete judgements:
+//! every listed item is judged). That version counts an item toward the cascade's
 //! stop when it is judged, so with every item judged the exposure of position `i` is
 //! `(patience * (1 - utility))^i`; the normalisation bounds keep their own rates (see
 //! [`Browse::upper`] and [`Browse::lower`]).
+//!
+//! [`Browse::CascadeRelevant`] is the cascade as Diaz et al. publish it, and as the
+//! evaluator's later commits count it (`exposure.py`: `qrels[did] > 0`): the user stops
+//! after a *relevant* item with probability `utility`, so position `i` gets
+//! `patience^i (1 - utility)^k` with `k` the relevant items above it. That exposure depends
+//! on the ranking above a position, not on the position alone: [`Browse::at`] gives it for
+//! the ideal ranking (every relevant item first), and the metric applies the factor per
+//! ranking ([`Browse::relevant_stops`]).
 
 use super::exposure::{self, RankStart};
 use crate::Error;
@@ -26,11 +34,21 @@ pub enum Browse {
         /// Probability of looking at the next item, in `(0, 1]` (0.5 in the evaluator).
         patience: f64,
     },
-    /// The cascade (`gerr` in the evaluator): `(patience * (1 - utility))^i`.
+    /// The cascade as the evaluator at `d943b3e` computes it with complete judgements
+    /// (every listed item judged, each counting toward the stop): `(patience * (1 -
+    /// utility))^i`, positional.
     Cascade {
         /// Probability of looking at the next item, in `(0, 1]` (0.5 in the evaluator).
         patience: f64,
         /// Probability of stopping after a judged item, in `[0, 1]` (0.5 in the evaluator).
+        utility: f64,
+    },
+    /// The published cascade: `patience^i (1 - utility)^k`, `k` the relevant items (utility
+    /// > 0) above position `i`; not positional (see the module docs).
+    CascadeRelevant {
+        /// Probability of looking at the next item, in `(0, 1]`.
+        patience: f64,
+        /// Probability of stopping after a relevant item, in `[0, 1]`.
         utility: f64,
     },
 }
@@ -56,31 +74,57 @@ impl Browse {
             Browse::Log(_) => Ok(self),
             Browse::Rbp { patience } if patience_ok(patience) => Ok(self),
             Browse::Cascade { patience, utility }
+            | Browse::CascadeRelevant { patience, utility }
                 if patience_ok(patience) && (0.0..=1.0).contains(&utility) =>
             {
                 Ok(self)
             }
             Browse::Rbp { .. } => Err(Error::InvalidConfig("patience must be in (0, 1]")),
-            Browse::Cascade { patience, .. } if !patience_ok(patience) => {
+            Browse::Cascade { patience, .. } | Browse::CascadeRelevant { patience, .. }
+                if !patience_ok(patience) =>
+            {
                 Err(Error::InvalidConfig("patience must be in (0, 1]"))
             }
-            Browse::Cascade { .. } => {
+            Browse::Cascade { .. } | Browse::CascadeRelevant { .. } => {
                 Err(Error::InvalidConfig("cascade utility must be in [0, 1]"))
             }
         }
     }
 
-    /// The exposure of 0-based position `i`.
+    /// The exposure of 0-based position `i` (for [`Browse::CascadeRelevant`], in the ideal
+    /// ranking of a list of `relevant` relevant items, which sit at the top: `k = min(i,
+    /// relevant)`; the other models ignore `relevant`).
+    pub fn ideal(self, i: usize, relevant: usize) -> f64 {
+        match self {
+            Browse::CascadeRelevant { patience, utility } => {
+                pow(patience, i) * pow(1.0 - utility, i.min(relevant))
+            }
+            _ => self.at(i),
+        }
+    }
+
+    /// The exposure of 0-based position `i`; for [`Browse::CascadeRelevant`] its
+    /// positional part `patience^i` (the relevant stops above are the ranking's:
+    /// [`Browse::relevant_stops`]).
     pub fn at(self, i: usize) -> f64 {
         match self {
             Browse::Log(start) => exposure::at(start, i),
-            Browse::Rbp { patience } => pow(patience, i),
+            Browse::Rbp { patience } | Browse::CascadeRelevant { patience, .. } => pow(patience, i),
             // The evaluator multiplies the two powers; so does this, for the same rounding.
             Browse::Cascade { patience, utility } => pow(patience, i) * pow(1.0 - utility, i),
         }
     }
 
-    /// Fills `out[i]` with the exposure of position `i`.
+    /// The factor each relevant item puts on every position below it: `1 - utility` for
+    /// [`Browse::CascadeRelevant`], `None` for the positional models.
+    pub fn relevant_stops(self) -> Option<f64> {
+        match self {
+            Browse::CascadeRelevant { utility, .. } => Some(1.0 - utility),
+            _ => None,
+        }
+    }
+
+    /// Fills `out[i]` with [`Browse::at`]`(i)`.
     ///
     /// # Errors
     /// As [`Browse::checked`]; `out` is then left as it was.
@@ -98,7 +142,9 @@ impl Browse {
     pub fn upper(self, i: usize) -> f64 {
         match self {
             Browse::Log(start) => exposure::at(start, i),
-            Browse::Rbp { patience } | Browse::Cascade { patience, .. } => pow(patience, i),
+            Browse::Rbp { patience }
+            | Browse::Cascade { patience, .. }
+            | Browse::CascadeRelevant { patience, .. } => pow(patience, i),
         }
     }
 
@@ -110,7 +156,8 @@ impl Browse {
         match self {
             Browse::Log(start) => exposure::at(start, i),
             Browse::Rbp { patience } => pow(patience, i),
-            Browse::Cascade { patience, utility } => pow(patience * utility, i),
+            Browse::Cascade { patience, utility }
+            | Browse::CascadeRelevant { patience, utility } => pow(patience * utility, i),
         }
     }
 
@@ -119,7 +166,9 @@ impl Browse {
     pub(crate) fn upper_sum(self, n: usize) -> f64 {
         match self {
             Browse::Log(start) => (0..n).map(|i| exposure::at(start, i)).sum(),
-            Browse::Rbp { patience } | Browse::Cascade { patience, .. } => geometric(patience, n),
+            Browse::Rbp { patience }
+            | Browse::Cascade { patience, .. }
+            | Browse::CascadeRelevant { patience, .. } => geometric(patience, n),
         }
     }
 
@@ -128,7 +177,8 @@ impl Browse {
         match self {
             Browse::Log(start) => (0..n).map(|i| exposure::at(start, i)).sum(),
             Browse::Rbp { patience } => geometric(patience, n),
-            Browse::Cascade { patience, utility } => geometric(patience * utility, n),
+            Browse::Cascade { patience, utility }
+            | Browse::CascadeRelevant { patience, utility } => geometric(patience * utility, n),
         }
     }
 }

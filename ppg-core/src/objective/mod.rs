@@ -7,12 +7,14 @@
 //! ([`Objective::lower_bound`]).
 
 mod awrf;
+mod awrf_bound;
 pub mod bound;
 pub mod bound_groups;
 mod browse;
 mod deal;
 mod dtr;
 mod dtr_groups;
+mod ee_bound;
 mod eel;
 mod expected_exposure;
 pub mod exposure;

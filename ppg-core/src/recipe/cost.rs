@@ -116,6 +116,9 @@ pub struct CostSpec {
     /// renumbering, the groups present in the query), which is TREC's only where every
     /// query holds every group.
     pub awrf_groups: Option<usize>,
+    /// [`Metric::Awrf`]'s depth: the positions scored in each session ([`Awrf::with_depth`];
+    /// TREC 2021 scored ranks 1-20). `None`: the whole list.
+    pub awrf_depth: Option<usize>,
 }
 
 impl CostSpec {
@@ -130,6 +133,7 @@ impl CostSpec {
             level: Level::Group,
             ee: EeScore::OFFICIAL,
             awrf_groups: None,
+            awrf_depth: None,
         }
     }
 
@@ -217,6 +221,20 @@ pub fn awrf<'a>(
     })?;
     let target = AwrfTarget::Trec { population };
     Awrf::new(utility, group, target, attention, AwrfCost::Product)
+}
+
+/// [`awrf`] at the spec's population and depth.
+fn awrf_deep<'a>(
+    spec: &CostSpec,
+    utility: &'a [f64],
+    group: &'a [u8],
+    attention: &'a [f64],
+) -> Result<Awrf<'a>, Error> {
+    let metric = awrf(utility, group, attention, spec.awrf_groups)?;
+    match spec.awrf_depth {
+        Some(depth) => metric.with_depth(depth),
+        None => Ok(metric),
+    }
 }
 
 /// Whether DTR over `group` is the paper's two-group [`Dtr`] (ids 0 and 1 only), whose
@@ -349,11 +367,9 @@ impl<'a> Cost<'a> {
                 ndcg(k)?,
                 w,
             )?),
-            (Metric::Awrf, None) => {
-                Cost::Awrf(awrf(utility, group, tables.attention, spec.awrf_groups)?)
-            }
+            (Metric::Awrf, None) => Cost::Awrf(awrf_deep(spec, utility, group, tables.attention)?),
             (Metric::Awrf, Some((w, k))) => Cost::AwrfNdcg(Mix::new(
-                awrf(utility, group, tables.attention, spec.awrf_groups)?,
+                awrf_deep(spec, utility, group, tables.attention)?,
                 ndcg(k)?,
                 w,
             )?),
@@ -375,22 +391,19 @@ impl Objective for Cost<'_> {
         }
     }
 
-    /// DTR's and EEL's lower bounds; a mix, expected exposure and AWRF give
-    /// none.
+    /// DTR's, EEL's, EE-L's and AWRF's lower bounds; a mix gives none.
     fn lower_bound(&self, sessions: usize, work: &mut [f64]) -> Option<LowerBound> {
         match self {
             Cost::Dtr(c) => c.lower_bound(sessions, work),
             Cost::Eel(c) => c.lower_bound(sessions, work),
-            Cost::DtrNdcg(_)
-            | Cost::EelNdcg(_)
-            | Cost::Ee(_)
-            | Cost::EeNdcg(_)
-            | Cost::Awrf(_)
-            | Cost::AwrfNdcg(_) => None,
+            Cost::Ee(c) => c.lower_bound(sessions, work),
+            Cost::Awrf(c) => c.lower_bound(sessions, work),
+            Cost::DtrNdcg(_) | Cost::EelNdcg(_) | Cost::EeNdcg(_) | Cost::AwrfNdcg(_) => None,
         }
     }
 
-    /// DTR's and EEL's optimum rankings (two groups; [`Objective::optimum`]).
+    /// DTR's and EEL's optimum rankings (two groups), EE-L's with one group in play
+    /// ([`Objective::optimum`]).
     fn optimum(
         &self,
         sessions: usize,
@@ -400,6 +413,7 @@ impl Objective for Cost<'_> {
         match self {
             Cost::Dtr(c) => c.optimum(sessions, work, out),
             Cost::Eel(c) => c.optimum(sessions, work, out),
+            Cost::Ee(c) => c.optimum(sessions, work, out),
             _ => self.lower_bound(sessions, work).map(|b| (b, false)),
         }
     }

@@ -133,6 +133,10 @@ def options(**kw: Any) -> "dict[str, Any]":
         kw["awrf_groups"] = integer(kw["awrf_groups"], "awrf_groups", 1, _ppg.MAX_GROUPS)
     else:
         kw["awrf_groups"] = None
+    if kw.get("awrf_depth") is not None:
+        kw["awrf_depth"] = integer(kw["awrf_depth"], "awrf_depth", 1, 65_535)
+    else:
+        kw["awrf_depth"] = None
     for key in ("sampler", "gradient", "mix_fairness", "rank_start", "browse", "ee_level", "ee_measure"):
         if not isinstance(kw[key], str):
             raise TypeError(f"{key}: expected a name, got {kw[key]!r}")

@@ -59,7 +59,13 @@ def expected_exposure(
     rank_start: str,
 ) -> List[float]: ...
 def awrf(
-    ranking: np.ndarray, sessions: int, utility: np.ndarray, group: np.ndarray, distribution: np.ndarray, trec: bool
+    ranking: np.ndarray,
+    sessions: int,
+    utility: np.ndarray,
+    group: np.ndarray,
+    distribution: np.ndarray,
+    trec: bool,
+    depth: Optional[int] = None,
 ) -> List[float]: ...
 
 class Engine:

@@ -55,6 +55,7 @@ def rerank(
     ee_measure: str = "loss",
     ee_raw: bool = False,
     awrf_groups: Optional[int] = None,
+    awrf_depth: Optional[int] = None,
 ) -> Reranked:
     """Re-ranks one list by PPG search and returns the best rankings found.
 
@@ -72,12 +73,13 @@ def rerank(
     --metric ee``): the number ``ee_measure`` (``"loss"``, EE-L, the default;
     ``"disparity"``, EE-D; ``"relevance"``, EE-R, minimised as its distance below its
     upper bound), normalised per query unless ``ee_raw``, under the browsing model
-    ``browse`` (``"cascade"``, ``"rbp"``, ``"log"``; ``browse_patience``,
+    ``browse`` (``"cascade"``, ``"rbp"``, ``"log"``, ``"cascade-relevant"``; ``browse_patience``,
     ``cascade_utility``) at ``ee_level`` (``"group"`` or ``"item"``). ``"awrf"`` is
     ``1 - AWRF x NDCG`` as TREC 2021 scored a ranking, its population uniform over
     ``awrf_groups`` groups (default: the ids ``0..=max(groups)``, as
     :func:`ppg.metrics.awrf` takes it; give the whole data set's count for a list that
-    lacks some of its groups, as ``ppg rerank`` counts a file's).
+    lacks some of its groups, as ``ppg rerank`` counts a file's); ``awrf_depth`` scores
+    only the first ranks of each session (TREC 2021: 20; default the whole list).
 
     A list of one item is returned as it is, as ``ppg rerank`` passes such a query through
     (costs 0). A list ``"awrf"`` or group-level ``"ee"`` has no value for (no utility >
@@ -144,6 +146,7 @@ def rerank(
         ee_measure=ee_measure,
         ee_raw=bool(ee_raw),
         awrf_groups=awrf_groups if awrf_groups is not None or n == 0 else int(np.max(g)) + 1,
+        awrf_depth=awrf_depth,
         sessions=sessions,
         intra=bool(intra),
         initial_weight=initial_weight,

@@ -22,7 +22,7 @@ RECIPE = (
     "sessions", "intra", "epochs", "batch", "lr", "patience", "sampler", "gradient",
     "baseline", "grow", "hold", "certify", "levels", "mix_fairness", "mix_weight", "ndcg_k", "initial_weight",
     "rank_start", "browse", "browse_patience", "cascade_utility", "ee_level", "ee_measure", "ee_raw",
-    "awrf_groups",
+    "awrf_groups", "awrf_depth",
 )
 
 
@@ -65,6 +65,7 @@ def rerank_frame(
     ee_measure: str = "loss",
     ee_raw: bool = False,
     awrf_groups: Optional[int] = None,
+    awrf_depth: Optional[int] = None,
 ) -> Any:
     """Re-ranks every query of ``df`` and returns the rankings as rows
     ``qid, session, rank, item, certified, gap`` (sessions and ranks from 1), queries in

@@ -292,12 +292,13 @@ def expected_exposure(
     """Expected exposure as diazf/expeval scores a re-ranking (TREC Fair Ranking 2020:
     ``browse="cascade"``, patience 0.5, ``level="group"``, normalised): ``{"loss": EE-L,
     "disparity": EE-D, "relevance": EE-R}``, raw or normalised per query. ``browse`` is
-    "cascade" (the evaluator's gerr), "rbp" or "log" (the paper's discount, from
-    ``rank_start``). At group level only items with utility > 0 count, and at least one is
+    "cascade" (the evaluator's gerr at d943b3e: every judged item counts toward the stop),
+    "cascade-relevant" (the published cascade: only relevant items do), "rbp" or "log" (the
+    paper's discount, from ``rank_start``). At group level only items with utility > 0 count, and at least one is
     needed."""
     u, g = _inputs(utility, groups, _ppg.MAX_GROUPS, f"expected exposure takes at most {_ppg.MAX_GROUPS} groups")
-    if browse not in ("cascade", "rbp", "log"):
-        raise ValueError(f"browse: {browse!r} is none of 'cascade', 'rbp', 'log'")
+    if browse not in ("cascade", "rbp", "log", "cascade-relevant"):
+        raise ValueError(f"browse: {browse!r} is none of 'cascade', 'rbp', 'log', 'cascade-relevant'")
     if level not in ("group", "item"):
         raise ValueError(f"level: {level!r} is neither 'group' nor 'item'")
     p = _probability(patience, "patience", True)
@@ -317,13 +318,16 @@ def awrf(
     *,
     target: Any = None,
     population: Any = None,
+    depth: Optional[int] = None,
 ) -> "dict[str, float]":
     """Attention-weighted rank fairness as TREC Fair Ranking 2021 scored a ranking:
     ``{"awrf": AWRF, "ndcg": NDCG, "product": AWRF x NDCG}``, each the mean over sessions.
     The target distribution over groups ``0..len`` is ``target`` when given, else TREC's:
     the relevant items' (utility > 0) group distribution averaged with ``population``
     (default uniform over groups ``0..=max id``). An intersection of attributes is one
-    group id per cell of their product."""
+    group id per cell of their product. ``depth`` scores only the first ``depth`` ranks of
+    each session, as TREC 2021 did (``depth=20``; NDCG's ideal stays the whole list's);
+    default the whole list."""
     u = _checks.numbers(utility, "utility")
     _checks.list_length(len(u), "utility")
     if target is not None and population is not None:
@@ -337,5 +341,7 @@ def awrf(
         raise ValueError(f"{'target' if target is not None else 'population'}: expected 1 to {_ppg.MAX_GROUPS} groups, got {len(d)}")
     g = _checks.group_ids(groups, "groups", len(u), len(d), f"the target covers groups 0..{len(d) - 1}")
     r, sessions = _ranking(ranking, len(u))
-    v = _ppg.awrf(r, sessions, u, g, d, target is None)
+    if depth is not None:
+        depth = _checks.integer(depth, "depth", 1, 65_535)
+    v = _ppg.awrf(r, sessions, u, g, d, target is None, depth)
     return dict(zip(("awrf", "ndcg", "product"), v))
