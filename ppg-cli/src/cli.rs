@@ -4,9 +4,8 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-pub use ppg_host::arg::{EeMeasureArg, FairnessArg};
-use ppg_host::progress::ProgressArg;
 pub use ppg_lab::ReproduceArgs;
+pub use ppg_lab::{EeMeasureArg, FairnessArg, ProgressArg};
 
 /// Fair re-ranking by Probabilistic Permutation Graph (PPG) search.
 #[derive(Debug, Parser)]

@@ -12,9 +12,12 @@
 //! - Costs and one query: [`cost`] builds the costs the optimisers minimise
 //!   (`ppg_core::recipe::cost`) from a query's columns, their tables and the protocol's
 //!   evaluation; [`optimise`] runs one query through PPG or Plackett-Luce, with the
-//!   protocol's starting ranking; [`rerank_query`] is one query of `ppg rerank` and of
-//!   `ppg.rerank_frame`, through the core's recipe (`ppg_core::Ppg::rerank`) or its exact
-//!   optimum (`--method exact`). The seeds of sub-tasks are the core's (`ppg_core::seed`).
+//!   protocol's starting ranking. [`spec`] holds the one request of a re-ranking
+//!   ([`spec::RerankSpec`]: cost, recipe, sessions, seed, method), which `ppg rerank` and
+//!   the Python package build once, and the [`spec::Reranker`] that checks and re-ranks
+//!   each query with it; [`rerank_query`] is the mechanics of one query, through the core's
+//!   recipe (`ppg_core::Ppg::rerank`) or its exact optimum (`--method exact`). The seeds
+//!   of sub-tasks are the core's (`ppg_core::seed`).
 //! - Running many queries: [`pipeline`] reads them on a thread of its own, runs them in
 //!   batches of a bounded window on a pool and writes the results in input order;
 //!   [`threads`] builds the rayon pool; [`budget`] shares one memory budget between the
@@ -24,9 +27,10 @@
 //!   ones killed runs left; [`interrupt`] removes them on SIGINT, SIGTERM and SIGHUP once
 //!   a front end that owns the process's signals calls [`interrupt::install`] (the
 //!   Python extension leaves them to the interpreter).
-//! - [`error`]: the one error type of a run and the exit status of each kind; [`arg`]:
-//!   the values the command lines share; [`pause`]: a test hook that holds a run at a
-//!   named moment.
+//! - [`error`]: the one error type of a run (its kinds; the exit status of each is the
+//!   `ppg` binary's); [`arg`]: parsing the command lines' single-precision numbers (the
+//!   command-line parser itself, clap, is the front ends'); [`pause`]: a test hook that
+//!   holds a run at a named moment.
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
@@ -47,4 +51,5 @@ pub mod records;
 pub mod rerank_input;
 pub mod rerank_query;
 pub mod scratch;
+pub mod spec;
 pub mod threads;

@@ -3,7 +3,7 @@
 //! function, so the same rows and seed give the same output whichever front end ran them.
 //!
 //! A query of one item is passed through ([`passed_through`]), as `ppg rerank` does; so is
-//! a query the metric has no value for ([`CostSpec::defined`]: group-level expected
+//! a query the metric has no value for ([`CostSpec::defined`](crate::cost::CostSpec::defined): group-level expected
 //! exposure or AWRF without an item of utility > 0), which keeps its starting ranking with
 //! NaN costs ([`undefined`]), as the C API's `ppg_engine_rerank` returns it. A
 //! caller that must be able to stop a run (Python's Ctrl-C) hands [`rerank`] a `stop`
@@ -14,10 +14,11 @@
 use ppg_core::objective::bound::{self, Counts, Shape};
 use ppg_core::objective::{Eel, LowerBound};
 use ppg_core::recipe::{Query, Workspace};
-use ppg_core::{Objective, Ppg, Recipe};
+use ppg_core::{Objective, Ppg};
 
-use crate::cost::{Cost, CostSpec, Metric, Tables};
+use crate::cost::{Cost, Metric, Tables};
 use crate::optimise::{self, ranking_by};
+use crate::spec::{RerankSpec, Rows};
 
 /// One query's outcome.
 #[derive(Debug, Clone, PartialEq)]
@@ -47,7 +48,7 @@ pub fn passed_through(sessions: usize) -> Reranked {
     }
 }
 
-/// The outcome of a query its metric has no value for ([`CostSpec::defined`]): its
+/// The outcome of a query its metric has no value for ([`CostSpec::defined`](crate::cost::CostSpec::defined)): its
 /// starting ranking (by `score`, as [`rerank`] starts) in every session, and NaN costs
 /// (the evaluators skip such a query: there is no number to report).
 pub fn undefined(score: &[f64], sessions: usize) -> Reranked {
@@ -80,9 +81,9 @@ pub fn query_seed(seed: u64, index: usize) -> u64 {
     ppg_core::seed::query_seed(seed, index as u64)
 }
 
-/// Re-ranks one query whose rows have the starting `score`, the `utility` the cost uses
-/// and the fairness `group`, on `engine` (laid out for at least this query's length and
-/// `sessions`) with the query's `seed` ([`query_seed`]), through the core's recipe.
+/// Re-ranks one query's `rows` as `spec` asks, on `engine` (laid out for at least this
+/// query's length and `spec.sessions`) with the query's `seed` ([`query_seed`]), through
+/// the core's recipe; `tables` are at least as long as the query.
 ///
 /// `stop` is asked before every cost (see the module docs); `&|| false` never stops.
 /// A query the metric has no value for is passed through ([`undefined`]).
@@ -91,19 +92,20 @@ pub fn query_seed(seed: u64, index: usize) -> u64 {
 /// The engine's refusal: a cost it cannot build (a negative utility for DTR, too many
 /// groups), a shape beyond its layout, a non-finite cost; [`ppg_core::Error::NotFinite`]
 /// too when `stop` said so.
-#[allow(clippy::too_many_arguments)]
 pub fn rerank(
     engine: &mut Ppg,
-    seed: u64,
-    score: &[f64],
-    utility: &[f64],
-    group: &[u8],
-    spec: &CostSpec,
-    recipe: &Recipe,
-    sessions: usize,
+    spec: &RerankSpec,
     tables: &Tables,
+    rows: &Rows,
+    seed: u64,
     stop: &dyn Fn() -> bool,
 ) -> Result<Reranked, ppg_core::Error> {
+    let Rows {
+        score,
+        utility,
+        group,
+    } = *rows;
+    let (sessions, recipe, spec) = (spec.sessions, &spec.recipe, &spec.cost);
     let n = score.len();
     // A malformed query goes on to the core's refusal.
     let shaped = utility.len() == n && (1..=ppg_core::MAX_ITEMS).contains(&n) && sessions > 0;
@@ -157,14 +159,13 @@ pub const EXACT_NEEDS: &str =
 /// # Errors
 /// [`EXACT_NEEDS`] for an NDCG mix, a grouping other than ids 0 and 1, or a list too long
 /// for the search to find any ranking; the metric's refusal of the query.
-pub fn exact(
-    score: &[f64],
-    utility: &[f64],
-    group: &[u8],
-    spec: &CostSpec,
-    sessions: usize,
-    tables: &Tables,
-) -> Result<Reranked, String> {
+pub fn exact(spec: &RerankSpec, tables: &Tables, rows: &Rows) -> Result<Reranked, String> {
+    let Rows {
+        score,
+        utility,
+        group,
+    } = *rows;
+    let (sessions, spec) = (spec.sessions, &spec.cost);
     let n = score.len();
     let order = ranking_by(score);
     let utility_s = optimise::permute(utility, &order);

@@ -6,6 +6,7 @@ use ppg_core::objective::bound::{self as optimum, Counts, Shape};
 use ppg_core::recipe::cost::EeScore;
 use ppg_core::{Gradient, PlConfig, PlackettLuce, Ppg, Recipe, Rng, SamplerMode, TrainConfig};
 use ppg_host::rerank_query;
+use ppg_host::spec::{RerankSpec, Rows};
 
 use crate::args::DataUtility;
 use crate::data::Query;
@@ -346,10 +347,11 @@ pub fn certified(
         DataUtility::Label => &q.label,
         DataUtility::Ltr => &q.ltr,
     };
-    let (spec, s) = (spec(setup), setup.sessions);
-    if method.kind == Kind::Exact {
-        return rerank_query::exact(utility, utility, &q.group, &spec, s, setup.tables);
-    }
+    let rows = Rows {
+        score: utility,
+        utility,
+        group: &q.group,
+    };
     let recommended = Recipe::recommended();
     let recipe = Recipe {
         train: TrainConfig {
@@ -361,23 +363,24 @@ pub fn certified(
         initial_weight: setup.initial_weight,
         ..recommended
     };
+    let request = RerankSpec {
+        cost: spec(setup),
+        recipe,
+        sessions: setup.sessions,
+        seed,
+        method: ppg_host::spec::Method::Ppg,
+        // The protocol's, as `setup.tables` are laid out.
+        rank_start: ppg_core::objective::RankStart::One,
+    };
+    if method.kind == Kind::Exact {
+        return rerank_query::exact(&request, setup.tables, &rows);
+    }
     let engine = engines
         .ppg
         .as_mut()
         .expect("a PPG engine for the recipe row");
-    rerank_query::rerank(
-        engine,
-        seed,
-        utility,
-        utility,
-        &q.group,
-        &spec,
-        &recipe,
-        s,
-        setup.tables,
-        &|| false,
-    )
-    .map_err(|e| e.to_string())
+    rerank_query::rerank(engine, &request, setup.tables, &rows, seed, &|| false)
+        .map_err(|e| e.to_string())
 }
 
 /// The bound row of query `q`: the evaluation's metric at its optimum over `sessions`
