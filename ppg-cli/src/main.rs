@@ -18,7 +18,7 @@
 //!   the memory budget, the thread pool and progress are `ppg_host`'s (`scratch`,
 //!   `interrupt`, `budget`, `threads`, `progress`).
 //! - Commands: `rerank` turns its flags into the host's one request
-//!   (`ppg_host::spec::RerankSpec`) once; the host's `rerank_input` reads the TSV query by
+//!   (`ppg_host::rerank_query::RerankSpec`) once; the host's `rerank_input` reads the TSV query by
 //!   query, the host's `Reranker` checks and re-ranks each, and the results are written in
 //!   input order. `main` maps the host's error kinds to exit statuses.
 

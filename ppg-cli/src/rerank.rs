@@ -30,8 +30,8 @@ use ppg_host::progress;
 use ppg_host::quote::quoted;
 use ppg_host::rerank_input::{InputError, Limit, Query, Reader};
 use ppg_host::rerank_query::Reranked;
+use ppg_host::rerank_query::{Failure, Method, Refusal, RerankSpec, Reranker, Rows};
 use ppg_host::scratch::SortFolder;
-use ppg_host::spec::{Failure, Method, Refusal, RerankSpec, Reranker, Rows};
 use ppg_host::threads;
 
 /// One query read and checked, with its index in the input.

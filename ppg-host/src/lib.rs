@@ -12,12 +12,12 @@
 //! - Costs and one query: [`cost`] builds the costs the optimisers minimise
 //!   (`ppg_core::recipe::cost`) from a query's columns, their tables and the protocol's
 //!   evaluation; [`optimise`] runs one query through PPG or Plackett-Luce, with the
-//!   protocol's starting ranking. [`spec`] holds the one request of a re-ranking
-//!   ([`spec::RerankSpec`]: cost, recipe, sessions, seed, method), which `ppg rerank` and
-//!   the Python package build once, and the [`spec::Reranker`] that checks and re-ranks
-//!   each query with it; [`rerank_query`] is the mechanics of one query, through the core's
-//!   recipe (`ppg_core::Ppg::rerank`) or its exact optimum (`--method exact`). The seeds
-//!   of sub-tasks are the core's (`ppg_core::seed`).
+//!   protocol's starting ranking. [`rerank_query`] holds the one request of a re-ranking
+//!   ([`rerank_query::RerankSpec`]: cost, recipe, sessions, seed, method), which
+//!   `ppg rerank` and the Python package build once, the [`rerank_query::Reranker`] that
+//!   checks and re-ranks each query with it, and the mechanics of one query, through the
+//!   core's recipe (`ppg_core::Ppg::rerank`) or its exact optimum (`--method exact`). The
+//!   seeds of sub-tasks are the core's (`ppg_core::seed`).
 //! - Running many queries: [`pipeline`] reads them on a thread of its own, runs them in
 //!   batches of a bounded window on a pool and writes the results in input order;
 //!   [`threads`] builds the rayon pool; [`budget`] shares one memory budget between the
@@ -51,5 +51,4 @@ pub mod records;
 pub mod rerank_input;
 pub mod rerank_query;
 pub mod scratch;
-pub mod spec;
 pub mod threads;

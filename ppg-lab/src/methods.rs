@@ -6,7 +6,7 @@ use ppg_core::objective::bound::{self as optimum, Counts, Shape};
 use ppg_core::recipe::cost::EeScore;
 use ppg_core::{Gradient, PlConfig, PlackettLuce, Ppg, Recipe, Rng, SamplerMode, TrainConfig};
 use ppg_host::rerank_query;
-use ppg_host::spec::{RerankSpec, Rows};
+use ppg_host::rerank_query::{RerankSpec, Rows};
 
 use crate::args::DataUtility;
 use crate::data::Query;
@@ -368,7 +368,7 @@ pub fn certified(
         recipe,
         sessions: setup.sessions,
         seed,
-        method: ppg_host::spec::Method::Ppg,
+        method: ppg_host::rerank_query::Method::Ppg,
         // The protocol's, as `setup.tables` are laid out.
         rank_start: ppg_core::objective::RankStart::One,
     };

@@ -8,7 +8,7 @@
 use numpy::{PyArray1, PyReadonlyArray1};
 use ppg_core::{Ppg, MAX_ITEMS};
 use ppg_host::rerank_query::Reranked;
-use ppg_host::spec::{Reranker, Rows};
+use ppg_host::rerank_query::{Reranker, Rows};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use rayon::prelude::*;

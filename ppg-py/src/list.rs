@@ -1,5 +1,5 @@
 //! One list: `ppg.rerank`. A built-in metric without extra constraints goes through
-//! `ppg_host::spec::Reranker`, as `ppg rerank` does; a Python callable or
+//! `ppg_host::rerank_query::Reranker`, as `ppg rerank` does; a Python callable or
 //! forbidden pairs go through the same steps with the engine's constraint calls added.
 //! A built-in metric runs without the GIL and stops on Ctrl-C ([`polling`]); a
 //! callable needs the GIL for every cost and checks for signals before each.
@@ -11,7 +11,7 @@ use ppg_core::{Dims, Error, Objective, Ppg};
 use ppg_host::cost::Cost;
 use ppg_host::optimise::{self, ranking_by};
 use ppg_host::rerank_query::{self, query_seed};
-use ppg_host::spec::{Reranker, Rows};
+use ppg_host::rerank_query::{Reranker, Rows};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 

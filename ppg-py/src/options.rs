@@ -6,7 +6,7 @@ use ppg_core::objective::{Browse, Level, Measure, RankStart, MAX_LEVELS};
 use ppg_core::recipe::cost::EeScore;
 use ppg_core::recipe::{CostSpec, Metric, Recipe};
 use ppg_core::{Gradient, SamplerMode, TrainConfig};
-use ppg_host::spec::{Method, RerankSpec};
+use ppg_host::rerank_query::{Method, RerankSpec};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
