@@ -25,7 +25,11 @@ fn each_crate_declares_at_least_its_dependencies_rust_version() {
         .args(["metadata", "--format-version", "1", "--locked"])
         .output()
         .expect("cargo metadata runs");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let meta: Value = serde_json::from_slice(&out.stdout).expect("cargo metadata's JSON");
     let packages: HashMap<&str, &Value> = meta["packages"]
         .as_array()
@@ -49,9 +53,11 @@ fn each_crate_declares_at_least_its_dependencies_rust_version() {
                 continue;
             }
             for dep in nodes[id]["deps"].as_array().unwrap() {
-                let used = dep["dep_kinds"].as_array().unwrap().iter().any(|k| {
-                    k["kind"].is_null() || k["kind"].as_str() == Some("build")
-                });
+                let used = dep["dep_kinds"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .any(|k| k["kind"].is_null() || k["kind"].as_str() == Some("build"));
                 if used {
                     stack.push(dep["pkg"].as_str().unwrap());
                 }
@@ -66,7 +72,10 @@ fn each_crate_declares_at_least_its_dependencies_rust_version() {
             .filter(|&&id| id != member)
             .filter_map(|id| {
                 let p = packages[id];
-                Some((version(p["rust_version"].as_str()?), p["name"].as_str().unwrap()))
+                Some((
+                    version(p["rust_version"].as_str()?),
+                    p["name"].as_str().unwrap(),
+                ))
             })
             .max();
         if let Some((needed, by)) = highest {
