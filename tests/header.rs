@@ -36,6 +36,6 @@ fn header_is_current() {
     assert!(
         generated == committed,
         "include/ppg.h is stale: regenerate it with\n  cbindgen --config ppg-ffi/cbindgen.toml \
-         --crate ppg-ffi --output include/ppg.h\nand commit it."
+         --crate ppg-ffi --output ppg-ffi/include/ppg.h\nand commit it."
     );
 }

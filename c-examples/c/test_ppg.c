@@ -819,7 +819,7 @@ static int test_panic_poisons_the_engine(void) {
     /* The message is kept instead: whole, or cut to fit and always NUL-terminated. */
     CHECK_STATUS(ppg_last_panic_message(message, sizeof message), PPG_STATUS_OK);
     CHECK(strncmp(message, "ppg_debug_panic: a deliberate panic", 35) == 0);
-    CHECK(strstr(message, " at ppg-ffi/src/api.rs:") != NULL);
+    CHECK(strstr(message, " at ppg-ffi/src/api/panics.rs:") != NULL);
     char small[9];
     memset(small, 'x', sizeof small);
     CHECK_STATUS(ppg_last_panic_message(small, 8), PPG_STATUS_OK);

@@ -4,10 +4,9 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-pub use ppg_host::arg::{EeMeasureArg, FairnessArg};
-use ppg_host::progress::ProgressArg;
 use ppg_host::trec_run::RunFormat;
 pub use ppg_lab::ReproduceArgs;
+pub use ppg_lab::{EeMeasureArg, FairnessArg, ProgressArg};
 
 /// Fair re-ranking by Probabilistic Permutation Graph (PPG) search.
 #[derive(Debug, Parser)]
@@ -352,8 +351,8 @@ pub struct RerankArgs {
     pub report: Option<PathBuf>,
     /// Format of the output: ppg's own, or a TREC Fair Ranking run file (see OUTPUT FORMAT
     /// in --help).
-    #[arg(long, value_enum, default_value_t = RunFormat::Ppg)]
-    pub run_format: RunFormat,
+    #[arg(long, value_enum, default_value_t = RunFormatArg::Ppg)]
+    pub run_format: RunFormatArg,
     /// Run id of --run-format trec2020 (its last column).
     #[arg(long, default_value = "ppg")]
     pub run_id: String,
@@ -376,4 +375,30 @@ pub struct RerankArgs {
     /// Print each query's cost before and after on stderr.
     #[arg(short, long)]
     pub verbose: bool,
+}
+
+/// `--run-format`: the names of [`RunFormat`] (the host's, which carries no command-line
+/// parser).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum RunFormatArg {
+    /// ppg's own: header `qid session rank item`, sessions and ranks from 1.
+    Ppg,
+    /// TREC 2019/2020 (diazf/expeval): `qid sample docno rank sim run_id`, a block per session.
+    Trec2020,
+    /// TREC 2022 task 1: header `id page_id`, one ranking per topic in line order.
+    Trec2022,
+    /// TREC 2022 task 2: header `id seq_no page_id`, seq_no the session from 1.
+    #[value(name = "trec2022-seq")]
+    Trec2022Seq,
+}
+
+impl From<RunFormatArg> for RunFormat {
+    fn from(arg: RunFormatArg) -> RunFormat {
+        match arg {
+            RunFormatArg::Ppg => RunFormat::Ppg,
+            RunFormatArg::Trec2020 => RunFormat::Trec2020,
+            RunFormatArg::Trec2022 => RunFormat::Trec2022,
+            RunFormatArg::Trec2022Seq => RunFormat::Trec2022Seq,
+        }
+    }
 }

@@ -25,7 +25,7 @@ use std::path::{Path, PathBuf};
 
 use rustix::fs::{access, fcntl_getfl, Access, OFlags};
 
-use ppg_host::error::{CliError, Result};
+use ppg_host::error::{Error, Result};
 
 /// Whether `path` names a standard stream (`-`: stdin as the input, stdout as `-o`).
 pub fn is_std(path: &Path) -> bool {
@@ -85,7 +85,7 @@ pub fn resolve(
             } else {
                 input.display().to_string()
             };
-            return Err(CliError::Usage(format!(
+            return Err(Error::Usage(format!(
                 "{what} is the input {input} (the same file): write elsewhere, the input \
                  would be lost"
             )));
@@ -95,7 +95,7 @@ pub fn resolve(
 }
 
 fn of_path(flag: &str, p: &Path, stdout: Option<&Metadata>, force: bool) -> Result<Destination> {
-    let refused = |what: String| CliError::Usage(format!("{flag} {}: {what}", p.display()));
+    let refused = |what: String| Error::Usage(format!("{flag} {}: {what}", p.display()));
     let usage = |what: String| Err(refused(what));
     if p.as_os_str().as_encoded_bytes().ends_with(b"/") {
         return usage("names a folder: give a file name".into());
@@ -193,7 +193,7 @@ pub fn refuse_same(
         Destination::Stdout => "stdout",
         _ => "the same file",
     };
-    Err(CliError::Usage(format!(
+    Err(Error::Usage(format!(
         "{} and {} are one place ({what}): one would be lost in the other; give each its \
          own file",
         name(a),
@@ -215,7 +215,7 @@ fn refuse_closed_stdout() -> Result<()> {
     };
     let read_write = fcntl_getfl(out.as_fd()).is_ok_and(|f| f.contains(OFlags::RDWR));
     if read_write && meta.rdev() == null.rdev() && !meta.is_file() {
-        return Err(CliError::Failed(
+        return Err(Error::Failed(
             "stdout is closed: the output would go nowhere (give -o FILE, or > /dev/null to \
              discard it)"
                 .into(),

@@ -17,9 +17,10 @@
 //!   the two files together. The temporary files, their removal on signals,
 //!   the memory budget, the thread pool and progress are `ppg_host`'s (`scratch`,
 //!   `interrupt`, `budget`, `threads`, `progress`).
-//! - Commands: `rerank` re-ranks every query of a TSV: the host's `rerank_input` reads it
-//!   query by query, `rerank_query` re-ranks each, and the results are written in input
-//!   order.
+//! - Commands: `rerank` turns its flags into the host's one request
+//!   (`ppg_host::rerank_query::RerankSpec`) once; the host's `rerank_input` reads the TSV query by
+//!   query, the host's `Reranker` checks and re-ranks each, and the results are written in
+//!   input order. `main` maps the host's error kinds to exit statuses.
 
 mod cli;
 mod destination;
@@ -42,7 +43,17 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e}");
-            ExitCode::from(e.exit_code())
+            ExitCode::from(exit_code(&e))
         }
+    }
+}
+
+/// The exit status of a failed command: 2 for what the user can fix in the command or its
+/// input, 1 for anything else.
+fn exit_code(e: &ppg_host::error::Error) -> u8 {
+    use ppg_host::error::Error;
+    match e {
+        Error::Input { .. } | Error::Usage(_) => 2,
+        Error::Failed(_) => 1,
     }
 }

@@ -12,24 +12,25 @@ use clap::ValueEnum;
 use ppg_core::objective::{Browse, Level, RankStart};
 use ppg_core::recipe::cost::EeScore;
 use ppg_core::recipe::{Relevance, INITIAL_WEIGHT};
-use ppg_core::{Dims, Ppg, Recipe, SamplerMode, TrainConfig};
+use ppg_core::{Recipe, SamplerMode, TrainConfig};
 
 use crate::cli::{
-    BrowseArg, EeLevelArg, FairnessArg, GradientArg, MetricArg, RankStartArg, RerankArgs,
-    RerankMethodArg, SamplerArg, UtilityArg,
+    BrowseArg, EeLevelArg, GradientArg, MetricArg, RankStartArg, RerankArgs, RerankMethodArg,
+    SamplerArg, UtilityArg,
 };
 use crate::destination;
 use crate::streams::{self, Output};
 use ppg_host::budget::{self, Budget};
-use ppg_host::cost::{CostSpec, Metric, Tables};
-use ppg_host::error::{CliError, Result};
+use ppg_host::cost::{CostSpec, Metric};
+use ppg_host::error::{Error, Result};
 use ppg_host::interrupt;
 use ppg_host::pause;
 use ppg_host::pipeline;
 use ppg_host::progress;
 use ppg_host::quote::quoted;
 use ppg_host::rerank_input::{InputError, Limit, Query, Reader};
-use ppg_host::rerank_query::{self, Reranked};
+use ppg_host::rerank_query::Reranked;
+use ppg_host::rerank_query::{Failure, Method, Refusal, RerankSpec, Reranker, Rows};
 use ppg_host::scratch::SortFolder;
 use ppg_host::threads;
 use ppg_host::trec_run::RunFormat;
@@ -46,19 +47,15 @@ struct Task {
 /// What the reader thread needs to check a query before it is queued.
 struct Checks<'a> {
     path: &'a str,
-    spec: &'a CostSpec,
+    reranker: &'a Reranker,
     use_label: bool,
-    sessions: usize,
-    batch: usize,
     memory: u64,
 }
 
 pub fn run(args: &RerankArgs) -> Result<()> {
     let started = Instant::now();
-    let mut spec = cost_spec(args)?;
-    let recipe = recipe(args)?;
-    let (max_groups, why) = ppg_host::cost::max_groups(spec.metric);
-    check_method(args)?;
+    let mut spec = spec(args)?;
+    let (max_groups, why) = ppg_host::cost::max_groups(spec.cost.metric);
     check_run_format(args)?;
     // Where the output and the report go, and what the environment allows, before
     // anything is read.
@@ -79,7 +76,7 @@ pub fn run(args: &RerankArgs) -> Result<()> {
     let limit = budget::Limit::here();
     let memory = match args.memory {
         Some(m) => {
-            limit.check(m).map_err(CliError::Failed)?;
+            limit.check(m).map_err(Error::Failed)?;
             m
         }
         None => limit.default_budget(),
@@ -90,19 +87,22 @@ pub fn run(args: &RerankArgs) -> Result<()> {
     } else {
         args.input.display().to_string()
     };
-    let located = |e: InputError| CliError::input(&path, e.line, e.message);
+    let located = |e: InputError| Error::input(&path, e.line, e.message);
     let longest = Limit {
         most: budget::longest_line(memory),
         why: "the longest line read is 1/64 of --memory, at least 1 MiB",
     };
-    if spec.metric == Metric::Awrf {
-        spec.awrf_groups = Some(awrf_groups(args, max_groups, why, longest)?);
+    if spec.cost.metric == Metric::Awrf {
+        spec.cost.awrf_groups = Some(awrf_groups(args, max_groups, why, longest)?);
     }
+    // Tables for the longest list the engine takes: a query reads its first n entries,
+    // so results do not depend on which other queries the file holds.
+    let reranker = Reranker::new(spec, ppg_core::MAX_ITEMS);
     let mut reader = Reader::new(streams::open_input(&args.input)?, max_groups, why, longest)
         .map_err(located)?;
     let use_label = match args.utility {
         Some(UtilityArg::Label) if !reader.has_label() => {
-            return Err(CliError::input(
+            return Err(Error::input(
                 &path,
                 1,
                 "--utility label but there is no \"label\" column",
@@ -114,24 +114,15 @@ pub fn run(args: &RerankArgs) -> Result<()> {
     };
     let checks = Checks {
         path: &path,
-        spec: &spec,
+        reranker: &reranker,
         use_label,
-        sessions: args.sessions,
-        batch: recipe.train.batch,
         memory,
     };
-    let start = match args.rank_start {
-        RankStartArg::One => RankStart::One,
-        RankStartArg::Zero => RankStart::Zero,
-    };
-    // Tables for the longest list the engine takes: a query reads its first n entries,
-    // so results do not depend on which other queries the file holds.
-    let tables = Tables::new(ppg_core::MAX_ITEMS, start);
     let threads = threads::count(args.threads);
     let pool = threads::pool(threads)?;
     let budget = Budget::new(memory);
     let mut out = Output::create(&destination, args.output.as_deref())?;
-    if let Some(header) = args.run_format.header() {
+    if let Some(header) = RunFormat::from(args.run_format).header() {
         writeln!(out.writer(), "{header}").map_err(|e| out.failed(e))?;
     }
     let mut report = match &report_destination {
@@ -148,13 +139,13 @@ pub fn run(args: &RerankArgs) -> Result<()> {
         None => None,
     };
     let (mut certified, mut bounded, mut largest_gap) = (0usize, 0usize, 0.0f64);
-    let bar = progress::new(args.progress, "rerank", None, "queries");
+    let bar = progress::new(args.progress.show(), "rerank", None, "queries");
     let (mut queries, mut items, mut skipped) = (0usize, 0usize, 0usize);
     let mut index = 0;
     let read = || {
         let task = reader
             .next_query()
-            .map_err(|e| CliError::input(&path, e.line, e.message))?
+            .map_err(|e| Error::input(&path, e.line, e.message))?
             .map(|q| task(&checks, index, q, reader.groups()))
             .transpose()?;
         if task.is_some() {
@@ -167,7 +158,7 @@ pub fn run(args: &RerankArgs) -> Result<()> {
         read,
         pipeline::WINDOW_PER_THREAD * threads,
         &pool,
-        |task| rerank_one(task, &path, args, &spec, &recipe, &tables, &budget),
+        |task| rerank_one(task, &path, &reranker, &budget),
         |task, r| {
             let q = &task.query;
             if args.verbose && r.is_undefined() {
@@ -180,25 +171,21 @@ pub fn run(args: &RerankArgs) -> Result<()> {
                     r.after
                 );
             }
-            check_ids(args.run_format, q, &path)?;
+            check_ids(args.run_format.into(), q, &path)?;
             write_query(out.writer(), q, &r, args).map_err(|e| out.failed(e))?;
             if let Some(report) = &mut report {
                 // The relevance certificate, of NDCG@k of the utility (the only relevance
                 // the recipe knows): empty for a query passed through.
                 let relevance = (q.len() > 1 && !r.is_undefined())
                     .then(|| {
-                        rerank_query::relevance(
-                            &q.score,
-                            &task.utility,
-                            &q.group,
-                            &task.utility,
-                            &spec,
-                            &recipe,
-                            &tables,
-                            &r,
-                            args.ndcg_k.max(1),
-                        )
-                        .ok()
+                        let rows = Rows {
+                            score: &q.score,
+                            utility: &task.utility,
+                            group: &q.group,
+                        };
+                        reranker
+                            .relevance(&rows, &task.utility, &r, args.ndcg_k.max(1))
+                            .ok()
                     })
                     .flatten();
                 write_report(report.writer(), q, &r, relevance.as_ref())
@@ -239,56 +226,67 @@ pub fn run(args: &RerankArgs) -> Result<()> {
     Ok(())
 }
 
-/// A query's utility, checked against the metric, and its engine's size, checked against
-/// the memory budget; `groups` names the group ids.
+/// A query's rows, checked against the request ([`Reranker::check`]), and its engine's
+/// size, checked against the memory budget; `groups` names the group ids.
 fn task(c: &Checks, index: usize, mut query: Query, groups: &[String]) -> Result<Task> {
     let (utility, name) = match (query.label.take(), c.use_label) {
         (Some(l), true) => (l, "label"),
         _ => (query.score.clone(), "score"),
     };
-    if let Err((i, why)) = ppg_host::cost::check_utility(c.spec, &utility) {
-        return Err(CliError::input(
-            c.path,
-            query.lines[i],
-            format!(
-                "{name} {} {why} (use --utility or shift the scores)",
-                utility[i]
+    let rows = Rows {
+        score: &query.score,
+        utility: &utility,
+        group: &query.group,
+    };
+    let sessions = c.reranker.spec().sessions;
+    if let Err(refusal) = c.reranker.check(&rows) {
+        let group_name = |g: u8| quoted(&groups[usize::from(g)]);
+        let (row, message) = match refusal {
+            Refusal::Utility { row, why } => (
+                row,
+                format!(
+                    "{name} {} {why} (use --utility or shift the scores)",
+                    utility[row]
+                ),
             ),
-        ));
-    }
-    if c.spec.metric == Metric::Dtr {
-        dtr_sums(c, &query, &utility, name, groups)?;
-    }
-    // Only with --awrf-groups: a count of the whole file holds every group.
-    if let Some(population) = c.spec.awrf_groups {
-        if let Some(i) = query
-            .group
-            .iter()
-            .position(|&g| usize::from(g) >= population)
-        {
-            return Err(CliError::input(
-                c.path,
-                query.lines[i],
+            Refusal::DtrSum { row, group } => (
+                row,
+                format!(
+                    "{name} {:e} takes the utility of group {} in query {}, summed over {}, \
+                     beyond the largest double: DTR divides exposure by that sum",
+                    utility[row],
+                    group_name(group),
+                    quoted(&query.qid),
+                    budget::count(sessions, "session", "sessions"),
+                ),
+            ),
+            Refusal::BeyondPopulation {
+                row,
+                group,
+                population,
+            } => (
+                row,
                 format!(
                     "group {} is group number {} of the input, beyond --awrf-groups {population}",
-                    quoted(&groups[usize::from(query.group[i])]),
-                    usize::from(query.group[i]) + 1
+                    group_name(group),
+                    usize::from(group) + 1
                 ),
-            ));
-        }
+            ),
+        };
+        return Err(Error::input(c.path, query.lines[row], message));
     }
-    let engine_bytes = Ppg::bytes(Dims::new(query.len(), c.sessions, c.batch)) as u64;
+    let engine_bytes = c.reranker.engine_bytes(query.len()) as u64;
     if engine_bytes > c.memory {
         // The budget, not the input, is short: exit 1, at the query's line.
-        return Err(CliError::Failed(format!(
+        return Err(Error::Failed(format!(
             "{}:{}: query {} has {}: with {} and batch {} its PPG engine needs {}, more \
              than the memory budget of {} (--memory); split the list or use fewer sessions",
             c.path,
             query.lines[0],
             quoted(&query.qid),
             budget::count(query.len(), "item", "items"),
-            budget::count(c.sessions, "session", "sessions"),
-            c.batch,
+            budget::count(sessions, "session", "sessions"),
+            c.reranker.spec().recipe.train.batch,
             budget::size(engine_bytes, budget::Round::Up),
             budget::size(c.memory, budget::Round::Down)
         )));
@@ -301,112 +299,46 @@ fn task(c: &Checks, index: usize, mut query: Query, groups: &[String]) -> Result
     })
 }
 
-/// DTR divides each group's exposure by the group's utility summed over the sessions: a
-/// sum beyond the largest `double` is bad input, refused at the row that takes it there.
-fn dtr_sums(
-    c: &Checks,
-    query: &Query,
-    utility: &[f64],
-    name: &str,
-    groups: &[String],
-) -> Result<()> {
-    let mut sums = [0.0f64; ppg_core::objective::MAX_GROUPS];
-    for ((&u, &g), &line) in utility.iter().zip(&query.group).zip(&query.lines) {
-        let sum = &mut sums[usize::from(g)];
-        *sum += u;
-        if !(*sum * c.sessions as f64).is_finite() {
-            return Err(CliError::input(
-                c.path,
-                line,
-                format!(
-                    "{name} {u:e} takes the utility of group {} in query {}, summed over {}, \
-                     beyond the largest double: DTR divides exposure by that sum",
-                    quoted(&groups[usize::from(g)]),
-                    quoted(&query.qid),
-                    budget::count(c.sessions, "session", "sessions"),
-                ),
-            ));
-        }
-    }
-    Ok(())
-}
-
-/// Re-ranks one query on an engine laid out for it; a query of one item, or one its
-/// metric has no value for (`CostSpec::defined`), is passed through, the latter as every
-/// door does ([`rerank_query::undefined`]).
+/// Re-ranks one query ([`Reranker::rerank_alone`]) once the budget holds its engine.
 /// A cost that is not finite for some ranking is a property of the query's utilities:
 /// bad input at the query's lines.
-fn rerank_one(
-    task: &Task,
-    path: &str,
-    args: &RerankArgs,
-    spec: &CostSpec,
-    recipe: &Recipe,
-    tables: &Tables,
-    budget: &Budget,
-) -> Result<Reranked> {
+fn rerank_one(task: &Task, path: &str, reranker: &Reranker, budget: &Budget) -> Result<Reranked> {
     let q = &task.query;
-    if q.len() == 1 {
-        return Ok(rerank_query::passed_through(args.sessions));
-    }
-    if !spec.defined(&task.utility) {
-        return Ok(rerank_query::undefined(&q.score, args.sessions));
-    }
-    if args.method == RerankMethodArg::Exact {
-        return rerank_query::exact(
-            &q.score,
-            &task.utility,
-            &q.group,
-            spec,
-            args.sessions,
-            tables,
-        )
-        .map_err(|e| CliError::Failed(format!("query \"{}\": {e}", q.qid)));
-    }
-    let failed = |what: &str, e: ppg_core::Error| CliError::Failed(format!("{what}: {e}"));
-    let _permit = budget.take(task.engine_bytes);
-    pause::at("optimising");
-    let dims = Dims::new(q.len(), args.sessions, recipe.train.batch);
-    // A failed allocation is an error of this run, not an abort that leaves files behind.
-    let bytes = Ppg::bytes(dims);
-    let mut mem = Vec::new();
-    mem.try_reserve_exact(bytes).map_err(|e| {
-        CliError::Failed(format!(
-            "query {}: cannot allocate its engine's {} MiB: {e} (lower --memory or \
-             --threads, or free memory)",
-            quoted(&q.qid),
-            bytes.div_ceil(1 << 20)
-        ))
-    })?;
-    mem.resize(bytes, 0);
-    let mut engine = Ppg::new(&mut mem, dims, args.seed).map_err(|e| failed("engine", e))?;
-    rerank_query::rerank(
-        &mut engine,
-        rerank_query::query_seed(args.seed, task.index),
-        &q.score,
-        &task.utility,
-        &q.group,
-        spec,
-        recipe,
-        args.sessions,
-        tables,
-        &|| false,
-    )
-    .map_err(|e| match e {
-        ppg_core::Error::NotFinite { .. } => CliError::input(
-            path,
-            q.lines[0],
-            format!(
-                "query {} (lines {}-{}): its {} cost is not finite for some ranking: its \
-                 groups' utilities are too far apart in size",
+    let rows = Rows {
+        score: &q.score,
+        utility: &task.utility,
+        group: &q.group,
+    };
+    let _permit = reranker.needs_engine(&rows).then(|| {
+        let permit = budget.take(task.engine_bytes);
+        pause::at("optimising");
+        permit
+    });
+    reranker
+        .rerank_alone(&rows, reranker.seed(task.index))
+        .map_err(|e| match e {
+            Failure::Exact(e) => Error::Failed(format!("query \"{}\": {e}", q.qid)),
+            Failure::Allocation { bytes, error } => Error::Failed(format!(
+                "query {}: cannot allocate its engine's {} MiB: {error} (lower --memory or \
+                 --threads, or free memory)",
                 quoted(&q.qid),
+                bytes.div_ceil(1 << 20)
+            )),
+            Failure::Core(ppg_core::Error::NotFinite { .. }) => Error::input(
+                path,
                 q.lines[0],
-                q.lines[q.len() - 1],
-                spec.metric.name().to_uppercase()
+                format!(
+                    "query {} (lines {}-{}): its {} cost is not finite for some ranking: its \
+                     groups' utilities are too far apart in size",
+                    quoted(&q.qid),
+                    q.lines[0],
+                    q.lines[q.len() - 1],
+                    reranker.spec().cost.metric.name().to_uppercase()
+                ),
             ),
-        ),
-        e => failed(&format!("query {}", quoted(&q.qid)), e),
-    })
+            Failure::Engine(e) => Error::Failed(format!("engine: {e}")),
+            Failure::Core(e) => Error::Failed(format!("query {}: {e}", quoted(&q.qid))),
+        })
 }
 
 fn write_query(
@@ -419,7 +351,7 @@ fn write_query(
     for s in 0..args.sessions {
         let ranking = r.rankings[s * n..(s + 1) * n].iter();
         let items = ranking.map(|&item| q.items[usize::from(item)].as_str());
-        args.run_format
+        RunFormat::from(args.run_format)
             .write_ranking(w, &q.qid, s + 1, items, &args.run_id)?;
     }
     Ok(())
@@ -428,7 +360,7 @@ fn write_query(
 /// The ids of `q` as `--run-format`'s evaluator reads them, refused at their line.
 fn check_ids(format: RunFormat, q: &Query, path: &str) -> Result<()> {
     let refused =
-        |line: usize, m: String| CliError::input(path, line, format!("{m} (--run-format)"));
+        |line: usize, m: String| Error::input(path, line, format!("{m} (--run-format)"));
     format
         .check_id("qid", &q.qid)
         .map_err(|m| refused(q.lines[0], m))?;
@@ -442,11 +374,11 @@ fn check_ids(format: RunFormat, q: &Query, path: &str) -> Result<()> {
 
 /// `--run-format` and `--run-id` agree with the other flags.
 fn check_run_format(args: &RerankArgs) -> Result<()> {
-    args.run_format
+    RunFormat::from(args.run_format)
         .check_sessions(args.sessions)
-        .map_err(CliError::Usage)?;
+        .map_err(Error::Usage)?;
     if args.run_id.is_empty() || args.run_id.chars().any(char::is_whitespace) {
-        return Err(CliError::Usage(format!(
+        return Err(Error::Usage(format!(
             "--run-id {:?}: a run id is one word (the trec2020 format splits on whitespace)",
             args.run_id
         )));
@@ -511,22 +443,42 @@ fn check_method(args: &RerankArgs) -> Result<()> {
             .to_owned(),
         _ => return Ok(()),
     };
-    Err(CliError::Usage(format!(
+    Err(Error::Usage(format!(
         "{}: {what}",
         ppg_host::rerank_query::EXACT_NEEDS
     )))
 }
 
+/// The request, from the flags: the cost, then the recipe, then the method, each checked
+/// in that order.
+fn spec(args: &RerankArgs) -> Result<RerankSpec> {
+    let cost = cost_spec(args)?;
+    let recipe = recipe(args)?;
+    check_method(args)?;
+    Ok(RerankSpec {
+        cost,
+        recipe,
+        sessions: args.sessions,
+        seed: args.seed,
+        method: match args.method {
+            RerankMethodArg::Ppg => Method::Ppg,
+            RerankMethodArg::Exact => Method::Exact,
+        },
+        rank_start: rank_start(args.rank_start),
+    })
+}
+
+fn rank_start(arg: RankStartArg) -> RankStart {
+    match arg {
+        RankStartArg::One => RankStart::One,
+        RankStartArg::Zero => RankStart::Zero,
+    }
+}
+
 fn cost_spec(args: &RerankArgs) -> Result<CostSpec> {
     if args.sessions == 0 {
-        return Err(CliError::Usage("--sessions must be at least 1".into()));
+        return Err(Error::Usage("--sessions must be at least 1".into()));
     }
-    let fairness = |f: FairnessArg| match f {
-        FairnessArg::Dtr => Metric::Dtr,
-        FairnessArg::Eel => Metric::Eel,
-        FairnessArg::Ee => Metric::Ee,
-        FairnessArg::Awrf => Metric::Awrf,
-    };
     let (metric, ndcg) = match args.metric {
         MetricArg::Dtr => (Metric::Dtr, None),
         MetricArg::Eel => (Metric::Eel, None),
@@ -534,21 +486,21 @@ fn cost_spec(args: &RerankArgs) -> Result<CostSpec> {
         MetricArg::Awrf => (Metric::Awrf, None),
         MetricArg::NdcgMix => {
             if !(args.mix_weight.is_finite() && args.mix_weight >= 0.0) {
-                return Err(CliError::Usage(
+                return Err(Error::Usage(
                     "--mix-weight must be finite and non-negative".into(),
                 ));
             }
             if args.ndcg_k == 0 {
-                return Err(CliError::Usage("--ndcg-k must be at least 1".into()));
+                return Err(Error::Usage("--ndcg-k must be at least 1".into()));
             }
             (
-                fairness(args.mix_fairness),
+                args.mix_fairness.metric(),
                 Some((args.mix_weight, args.ndcg_k)),
             )
         }
     };
     if !(1..=ppg_core::objective::MAX_LEVELS).contains(&args.levels) {
-        return Err(CliError::Usage(format!(
+        return Err(Error::Usage(format!(
             "--levels must be in 1..={}",
             ppg_core::objective::MAX_LEVELS
         )));
@@ -584,14 +536,14 @@ fn awrf_groups(
     let file = !destination::is_std(&args.input)
         && std::fs::metadata(&args.input).is_ok_and(|m| m.is_file());
     if !file {
-        return Err(CliError::Usage(
+        return Err(Error::Usage(
             "--metric awrf reading a stream needs --awrf-groups N: AWRF's population is the \
              groups of the whole input, which a stream cannot count before its first query"
                 .into(),
         ));
     }
     let path = args.input.display().to_string();
-    let located = |e: InputError| CliError::input(&path, e.line, e.message);
+    let located = |e: InputError| Error::input(&path, e.line, e.message);
     let mut reader = Reader::new(streams::open_input(&args.input)?, max_groups, why, longest)
         .map_err(located)?;
     while reader.next_query().map_err(located)?.is_some() {}
@@ -612,14 +564,11 @@ fn browse(args: &RerankArgs) -> Result<Browse> {
             patience: args.browse_patience,
             utility: args.cascade_utility,
         },
-        BrowseArg::Log => Browse::Log(match args.rank_start {
-            RankStartArg::One => RankStart::One,
-            RankStartArg::Zero => RankStart::Zero,
-        }),
+        BrowseArg::Log => Browse::Log(rank_start(args.rank_start)),
     };
     model
         .checked()
-        .map_err(|e| CliError::Usage(format!("--browse {:?}: {e}", args.browse).to_lowercase()))
+        .map_err(|e| Error::Usage(format!("--browse {:?}: {e}", args.browse).to_lowercase()))
 }
 
 fn recipe(args: &RerankArgs) -> Result<Recipe> {
@@ -648,13 +597,13 @@ fn recipe(args: &RerankArgs) -> Result<Recipe> {
     };
     let w0 = args.initial_weight;
     if !(w0 > 0.0 && w0 < 1.0) || (args.reference_run && w0 != INITIAL_WEIGHT) {
-        return Err(CliError::Usage(
+        return Err(Error::Usage(
             "--initial-weight must be in (0, 1), and 0.5 with --reference-run".into(),
         ));
     }
     train
         .check(train.batch.max(1))
-        .map_err(|e| CliError::Usage(format!("bad training recipe: {e}")))?;
+        .map_err(|e| Error::Usage(format!("bad training recipe: {e}")))?;
     Ok(Recipe {
         train,
         intra: args.intra,

@@ -11,7 +11,7 @@ use flate2::write::GzEncoder;
 use flate2::Compression;
 
 use crate::destination::{is_std, Destination};
-use ppg_host::error::{CliError, Result};
+use ppg_host::error::{Error, Result};
 use ppg_host::output::{commit_both, AtomicFile, Ready};
 
 fn gz(path: &Path) -> bool {
@@ -24,9 +24,7 @@ pub fn open_input(path: &Path) -> Result<Box<dyn Read + Send>> {
     let raw: Box<dyn Read + Send> = if is_std(path) {
         Box::new(std::io::stdin())
     } else {
-        Box::new(
-            File::open(path).map_err(|e| CliError::input(&name, 0, format!("cannot read: {e}")))?,
-        )
+        Box::new(File::open(path).map_err(|e| Error::input(&name, 0, format!("cannot read: {e}")))?)
     };
     Ok(if gz(path) {
         Box::new(MultiGzDecoder::new(raw))
@@ -89,7 +87,7 @@ impl Output {
                 let file = OpenOptions::new()
                     .write(true)
                     .open(p)
-                    .map_err(|e| CliError::Failed(format!("cannot write {}: {e}", p.display())))?;
+                    .map_err(|e| Error::Failed(format!("cannot write {}: {e}", p.display())))?;
                 (Sink::Direct(buffered(file)), p.display().to_string())
             }
             Destination::Stdout => (
@@ -113,15 +111,15 @@ impl Output {
     }
 
     /// An error writing to this output.
-    pub fn failed(&self, e: std::io::Error) -> CliError {
-        CliError::Failed(format!("cannot write {}: {e}", self.name))
+    pub fn failed(&self, e: std::io::Error) -> Error {
+        Error::Failed(format!("cannot write {}: {e}", self.name))
     }
 
     /// Ends the gzip stream and flushes; a file is made durable, and returned to be
     /// renamed onto its name ([`commit`]).
     pub fn finish(self) -> Result<Option<Ready>> {
         let name = self.name;
-        let fail = |e: std::io::Error| CliError::Failed(format!("cannot write {name}: {e}"));
+        let fail = |e: std::io::Error| Error::Failed(format!("cannot write {name}: {e}"));
         let sink = match self.writer {
             Layer::Plain(s) => s,
             Layer::Gz(g) => g.finish().map_err(fail)?,

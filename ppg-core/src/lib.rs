@@ -1,5 +1,17 @@
 //! Probabilistic Permutation Graph (PPG) search without a heap.
 //!
+//! # Which entry point
+//!
+//! | your job | use |
+//! | --- | --- |
+//! | re-rank a query (scores, utilities, groups) for a built-in metric, as `ppg rerank` does | the recipe: [`Ppg::rerank`] with a [`Recipe`] and a [`recipe::CostSpec`] |
+//! | your own cost, constraints, or a loop you drive yourself | the step-wise engine: [`Ppg::new`], [`Ppg::start`], constraints ([`Ppg::forbid`], [`Ppg::keep_order_within`]), then [`Ppg::train`] with any [`Objective`] (or [`Ppg::sample_batch`] and [`Ppg::update`]), and [`Ppg::best`] |
+//! | a fixed capacity known when compiling (firmware, no buffer sizing) | the typed engine: [`FixedMemory`] and its [`FixedPpg`], the best ranking as a [`Ranking`] |
+//! | the paper's baseline | [`PlackettLuce`] |
+//!
+//! Each query's seed comes from [`seed::query_seed`], so every front end seeds a query
+//! alike; [`Ppg::bytes`] sizes the buffer of a [`Dims`].
+//!
 //! # The map
 //!
 //! Data flows one way through the crate, and each module uses only the ones before it:

@@ -30,6 +30,7 @@ mod engine;
 mod growable;
 #[cfg(feature = "std")]
 mod panic;
+mod query;
 mod status;
 mod types;
 mod version;

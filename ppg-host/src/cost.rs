@@ -81,6 +81,7 @@ pub fn check_utility(spec: &CostSpec, utility: &[f64]) -> Result<(), (usize, Bad
 
 /// Exposure (for the fairness metrics) and discount (for NDCG) tables, long enough for
 /// the longest list.
+#[derive(Debug)]
 pub struct Tables {
     /// Exposure of each rank, for DTR and EEL.
     pub exposure: Vec<f64>,

@@ -1,12 +1,13 @@
 //! The one error type of a host run (`ppg rerank`, the harness's `ppg reproduce`, the
-//! helpers they share) and the exit status of each kind.
+//! helpers they share): what went wrong, in three kinds. Which exit status or exception a
+//! kind becomes is the front end's to say (`ppg`'s `main`).
 
 use std::fmt;
 
-/// Why the command failed.
+/// Why a run failed.
 #[derive(Debug)]
-pub enum CliError {
-    /// Bad input in a file: `path:line: message` (line 0 when no line applies). Exit 2.
+pub enum Error {
+    /// Bad input in a file: `path:line: message` (line 0 when no line applies).
     Input {
         /// The file as the user named it.
         path: String,
@@ -15,50 +16,42 @@ pub enum CliError {
         /// What is wrong, in words.
         message: String,
     },
-    /// A bad combination of arguments. Exit 2.
+    /// A bad argument, or a bad combination of them.
     Usage(String),
-    /// Anything else (an I/O failure while writing, an engine refusing a query). Exit 1.
+    /// Anything else (an I/O failure while writing, an engine refusing a query).
     Failed(String),
 }
 
-impl CliError {
+impl Error {
     /// Bad input at `path:line`.
     pub fn input(path: &str, line: usize, message: impl Into<String>) -> Self {
-        CliError::Input {
+        Error::Input {
             path: path.to_owned(),
             line,
             message: message.into(),
         }
     }
-
-    /// The process exit status for this error.
-    pub fn exit_code(&self) -> u8 {
-        match self {
-            CliError::Input { .. } | CliError::Usage(_) => 2,
-            CliError::Failed(_) => 1,
-        }
-    }
 }
 
-impl fmt::Display for CliError {
+impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            CliError::Input {
+            Error::Input {
                 path,
                 line: 0,
                 message,
             } => write!(f, "{path}: {message}"),
-            CliError::Input {
+            Error::Input {
                 path,
                 line,
                 message,
             } => write!(f, "{path}:{line}: {message}"),
-            CliError::Usage(message) | CliError::Failed(message) => f.write_str(message),
+            Error::Usage(message) | Error::Failed(message) => f.write_str(message),
         }
     }
 }
 
-impl std::error::Error for CliError {}
+impl std::error::Error for Error {}
 
 /// Result of a command step.
-pub type Result<T> = std::result::Result<T, CliError>;
+pub type Result<T> = std::result::Result<T, Error>;

@@ -16,7 +16,7 @@ use std::sync::{Mutex, MutexGuard};
 use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
 use signal_hook::iterator::Signals;
 
-use crate::error::{CliError, Result};
+use crate::error::{Error, Result};
 
 /// The temporary paths of the process, by a key that [`Scratch`] keeps.
 static LIVE: Mutex<Vec<(u64, PathBuf)>> = Mutex::new(Vec::new());
@@ -33,7 +33,7 @@ fn live() -> MutexGuard<'static, Vec<(u64, PathBuf)>> {
 /// The signals could not be set up (the operating system refused).
 pub fn install() -> Result<()> {
     let mut signals = Signals::new([SIGINT, SIGTERM, SIGHUP])
-        .map_err(|e| CliError::Failed(format!("cannot set up signal handling: {e}")))?;
+        .map_err(|e| Error::Failed(format!("cannot set up signal handling: {e}")))?;
     std::thread::Builder::new()
         .name("signals".into())
         .spawn(move || {
@@ -41,7 +41,7 @@ pub fn install() -> Result<()> {
                 stop(signal);
             }
         })
-        .map_err(|e| CliError::Failed(format!("cannot start the signal thread: {e}")))?;
+        .map_err(|e| Error::Failed(format!("cannot start the signal thread: {e}")))?;
     Ok(())
 }
 

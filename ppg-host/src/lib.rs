@@ -12,9 +12,12 @@
 //! - Costs and one query: [`cost`] builds the costs the optimisers minimise
 //!   (`ppg_core::recipe::cost`) from a query's columns, their tables and the protocol's
 //!   evaluation; [`optimise`] runs one query through PPG or Plackett-Luce, with the
-//!   protocol's starting ranking; [`rerank_query`] is one query of `ppg rerank` and of
-//!   `ppg.rerank_frame`, through the core's recipe (`ppg_core::Ppg::rerank`) or its exact
-//!   optimum (`--method exact`). The seeds of sub-tasks are the core's (`ppg_core::seed`).
+//!   protocol's starting ranking. [`rerank_query`] holds the one request of a re-ranking
+//!   ([`rerank_query::RerankSpec`]: cost, recipe, sessions, seed, method), which
+//!   `ppg rerank` and the Python package build once, the [`rerank_query::Reranker`] that
+//!   checks and re-ranks each query with it, and the mechanics of one query, through the
+//!   core's recipe (`ppg_core::Ppg::rerank`) or its exact optimum (`--method exact`). The
+//!   seeds of sub-tasks are the core's (`ppg_core::seed`).
 //! - Running many queries: [`pipeline`] reads them on a thread of its own, runs them in
 //!   batches of a bounded window on a pool and writes the results in input order;
 //!   [`threads`] builds the rayon pool; [`budget`] shares one memory budget between the
@@ -25,9 +28,10 @@
 //!   a front end that owns the process's signals calls [`interrupt::install`] (the
 //!   Python extension leaves them to the interpreter).
 //! - [`trec_run`]: the run-file formats of the TREC Fair Ranking tracks' evaluators.
-//! - [`error`]: the one error type of a run and the exit status of each kind; [`arg`]:
-//!   the values the command lines share; [`pause`]: a test hook that holds a run at a
-//!   named moment.
+//! - [`error`]: the one error type of a run (its kinds; the exit status of each is the
+//!   `ppg` binary's); [`arg`]: parsing the command lines' single-precision numbers (the
+//!   command-line parser itself, clap, is the front ends'); [`pause`]: a test hook that
+//!   holds a run at a named moment.
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use rustix::fs::{flock, renameat_with, FlockOperation, RenameFlags, CWD};
 use rustix::io::Errno;
 
-use crate::error::{CliError, Result};
+use crate::error::{Error, Result};
 use crate::interrupt;
 use crate::scratch::TempFile;
 
@@ -33,7 +33,7 @@ impl AtomicFile {
         };
         let existing = std::fs::metadata(dest).ok().filter(|m| m.is_file());
         let cannot = |e: std::io::Error| {
-            CliError::Usage(format!(
+            Error::Usage(format!(
                 "cannot write {}: cannot create a file in its folder {}: {e}",
                 dest.display(),
                 dir.display()
@@ -180,7 +180,7 @@ pub fn commit_both(first: Ready, second: Ready) -> Result<()> {
         let e = failed(e, "rename onto", &second.0.dest);
         match first.undo(undo) {
             Ok(()) => Err(e),
-            Err(u) => Err(CliError::Failed(format!(
+            Err(u) => Err(Error::Failed(format!(
                 "{e}; {} was committed and cannot be taken back: {u}",
                 first.0.dest.display()
             ))),
@@ -192,8 +192,8 @@ pub fn commit_both(first: Ready, second: Ready) -> Result<()> {
     outcome
 }
 
-fn failed(e: std::io::Error, what: &str, p: &Path) -> CliError {
-    CliError::Failed(format!("cannot {what} {}: {e}", p.display()))
+fn failed(e: std::io::Error, what: &str, p: &Path) -> Error {
+    Error::Failed(format!("cannot {what} {}: {e}", p.display()))
 }
 
 /// Writes `text` to `dest` atomically.
@@ -201,10 +201,10 @@ pub fn write_atomic(dest: &Path, text: &str) -> Result<()> {
     let (atomic, file) = AtomicFile::create(dest)?;
     let mut w = BufWriter::new(file);
     w.write_all(text.as_bytes())
-        .map_err(|e| CliError::Failed(format!("cannot write {}: {e}", dest.display())))?;
+        .map_err(|e| Error::Failed(format!("cannot write {}: {e}", dest.display())))?;
     let file = w
         .into_inner()
-        .map_err(|e| CliError::Failed(format!("cannot write {}: {e}", dest.display())))?;
+        .map_err(|e| Error::Failed(format!("cannot write {}: {e}", dest.display())))?;
     atomic.commit(file)
 }
 

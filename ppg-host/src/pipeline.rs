@@ -92,7 +92,7 @@ fn read_batches<T>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::error::CliError;
+    use crate::error::Error;
 
     fn pool(threads: usize) -> rayon::ThreadPool {
         rayon::ThreadPoolBuilder::new()
@@ -113,7 +113,7 @@ mod tests {
         let mut next = 0;
         let read = move || {
             if Some(next) == read_fails {
-                return Err(CliError::Usage(format!("read {next}")));
+                return Err(Error::Usage(format!("read {next}")));
             }
             next += 1;
             Ok((next <= n).then_some(next - 1))
@@ -154,7 +154,7 @@ mod tests {
     fn a_failed_task_is_returned_after_every_task_before_it_is_written() {
         let fails_at_13 = |&t: &usize| {
             if t == 13 {
-                Err(CliError::Failed("task 13".into()))
+                Err(Error::Failed("task 13".into()))
             } else {
                 Ok(t)
             }
@@ -188,7 +188,7 @@ mod tests {
             |_, _| {
                 writes += 1;
                 if writes == 7 {
-                    Err(CliError::Failed("disk full".into()))
+                    Err(Error::Failed("disk full".into()))
                 } else {
                     Ok(())
                 }

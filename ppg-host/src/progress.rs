@@ -6,15 +6,14 @@ use std::io::{IsTerminal, Write};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use clap::ValueEnum;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle, TermLike};
 
 /// How often a log gets a progress line.
 pub const LINE_EVERY: Duration = Duration::from_secs(30);
 
 /// Where progress goes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum ProgressArg {
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Show {
     /// A bar when stderr is a terminal, else a plain line every 30 s.
     Auto,
     /// A plain line every 30 s, even on a terminal.
@@ -25,11 +24,11 @@ pub enum ProgressArg {
 
 /// A progress display over `total` steps (`None`: unknown, as when streaming), counting
 /// `unit`s.
-pub fn new(how: ProgressArg, label: &str, total: Option<u64>, unit: &str) -> ProgressBar {
+pub fn new(how: Show, label: &str, total: Option<u64>, unit: &str) -> ProgressBar {
     let terminal = std::io::stderr().is_terminal();
     let target = match how {
-        ProgressArg::Never => return ProgressBar::hidden(),
-        ProgressArg::Auto if terminal => ProgressDrawTarget::stderr(),
+        Show::Never => return ProgressBar::hidden(),
+        Show::Auto if terminal => ProgressDrawTarget::stderr(),
         _ => ProgressDrawTarget::term_like_with_hz(Box::new(Lines::default()), 1),
     };
     let template = match total {

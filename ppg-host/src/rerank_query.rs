@@ -1,4 +1,15 @@
-//! One query of `ppg rerank`: the core's recommended recipe (`ppg_core::Ppg::rerank`), or the
+//! One re-ranking request and each query of it. [`RerankSpec`] is what the user asked of
+//! every query (metric and its parameters, sessions, recipe, seed, method): `ppg rerank`
+//! and the Python package build it from their arguments once, and every query then goes
+//! through the one [`Reranker`] with the spec and the query alone. The rules about a query
+//! (its utility, DTR's sums, AWRF's population, its engine's size) live here, once
+//! ([`Reranker::check`]); a front end only says them in its own words (a file's line, an
+//! exception).
+//!
+//! A new cost parameter is a field of the core's `CostSpec`, set by each front end in one
+//! line; a new rule about a query is a [`Refusal`] here.
+//!
+//! The mechanics of one query: the core's recommended recipe (`ppg_core::Ppg::rerank`), or the
 //! exact optimum's rankings (`--method exact`). The Python package calls the same core
 //! function, so the same rows and seed give the same output whichever front end ran them.
 //!
@@ -10,15 +21,246 @@
 //! check: every cost the trainer asks for first asks it (`ppg_core::objective::Stoppable`),
 //! and a run told to stop ends as a NaN cost would, at once and with the engine as before
 //! the run.
+//!
+//! The file stays whole past 400 lines: the request, the reranker that serves it and the
+//! mechanics of one query are read together (a third of it is unit tests).
 
 use ppg_core::objective::bound::{self, Counts, Shape};
-use ppg_core::objective::{Eel, LowerBound};
+use ppg_core::objective::{Eel, LowerBound, RankStart, MAX_GROUPS};
 use ppg_core::recipe::relevance::{self, Relevance};
 use ppg_core::recipe::{Outcome, Query, Workspace};
-use ppg_core::{Objective, Ppg, Recipe};
+use ppg_core::{Dims, Objective, Ppg, Recipe};
 
-use crate::cost::{Cost, CostSpec, Metric, Tables};
+use crate::cost::{check_utility, BadUtility, Cost, CostSpec, Metric, Tables};
 use crate::optimise::{self, ranking_by};
+
+/// How a query is re-ranked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Method {
+    /// The core's recipe: PPG search (`ppg_core::Ppg::rerank`).
+    Ppg,
+    /// The exact optimum's rankings ([`exact`]; DTR or EEL alone, two
+    /// groups).
+    Exact,
+}
+
+/// What the user asked of every query of a run.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RerankSpec {
+    /// The cost to minimise: the metric and its parameters.
+    pub cost: CostSpec,
+    /// The training recipe (constraints within groups, the trainer's configuration).
+    pub recipe: Recipe,
+    /// Rankings per query.
+    pub sessions: usize,
+    /// The run's seed: each query's own comes from it and its place ([`Reranker::seed`]).
+    pub seed: u64,
+    /// PPG search or the exact optimum.
+    pub method: Method,
+    /// Where the exposure's rank count starts.
+    pub rank_start: RankStart,
+}
+
+/// One query's rows, in input order.
+#[derive(Debug, Clone, Copy)]
+pub struct Rows<'a> {
+    /// The ranker's scores: the starting ranking.
+    pub score: &'a [f64],
+    /// The utility the cost reads.
+    pub utility: &'a [f64],
+    /// Group ids, numbered from 0 in order of first appearance.
+    pub group: &'a [u8],
+}
+
+/// Why a query's rows cannot be re-ranked as the spec asks: each names the row (0-based
+/// within the query) at fault, for the front end to place.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Refusal {
+    /// A utility the cost cannot take.
+    Utility {
+        /// The row.
+        row: usize,
+        /// Why.
+        why: BadUtility,
+    },
+    /// DTR's sum of a group's utility over the sessions overflows a double at this row.
+    DtrSum {
+        /// The row.
+        row: usize,
+        /// The group whose sum overflows.
+        group: u8,
+    },
+    /// A group beyond AWRF's population (`CostSpec::awrf_groups`).
+    BeyondPopulation {
+        /// The row.
+        row: usize,
+        /// The group id.
+        group: u8,
+        /// The population.
+        population: usize,
+    },
+}
+
+/// Why a query was not re-ranked.
+#[derive(Debug)]
+pub enum Failure {
+    /// The exact optimum has no rankings for it ([`EXACT_NEEDS`]).
+    Exact(String),
+    /// Its engine's memory could not be had.
+    Allocation {
+        /// The engine's bytes.
+        bytes: usize,
+        /// The allocator's refusal.
+        error: std::collections::TryReserveError,
+    },
+    /// The core refused to lay out its engine.
+    Engine(ppg_core::Error),
+    /// The core refused the query.
+    Core(ppg_core::Error),
+}
+
+/// Re-ranks the queries of one request: the spec and the tables its costs read.
+#[derive(Debug)]
+pub struct Reranker {
+    spec: RerankSpec,
+    tables: Tables,
+}
+
+impl Reranker {
+    /// A reranker for `spec`, for queries of at most `longest` items.
+    pub fn new(spec: RerankSpec, longest: usize) -> Self {
+        let tables = Tables::new(longest.max(1), spec.rank_start);
+        Reranker { spec, tables }
+    }
+
+    /// The request.
+    pub fn spec(&self) -> &RerankSpec {
+        &self.spec
+    }
+
+    /// The tables the costs read.
+    pub fn tables(&self) -> &Tables {
+        &self.tables
+    }
+
+    /// The seed of the query at `index` (0-based, in input order).
+    pub fn seed(&self, index: usize) -> u64 {
+        query_seed(self.spec.seed, index)
+    }
+
+    /// The engine's shape for a query of `n` items.
+    pub fn dims(&self, n: usize) -> Dims {
+        Dims::new(n, self.spec.sessions, self.spec.recipe.train.batch)
+    }
+
+    /// The bytes of the engine for a query of `n` items.
+    pub fn engine_bytes(&self, n: usize) -> usize {
+        Ppg::bytes(self.dims(n))
+    }
+
+    /// Checks a query's rows against the spec: its utility against the cost, DTR's group
+    /// sums over the sessions, AWRF's population.
+    ///
+    /// # Errors
+    /// The first rule the rows break, at its row.
+    pub fn check(&self, rows: &Rows) -> Result<(), Refusal> {
+        let cost = &self.spec.cost;
+        check_utility(cost, rows.utility).map_err(|(row, why)| Refusal::Utility { row, why })?;
+        if cost.metric == Metric::Dtr {
+            // DTR divides each group's exposure by the group's utility summed over the
+            // sessions: a sum beyond the largest double is bad input.
+            let mut sums = [0.0f64; MAX_GROUPS];
+            for (row, (&u, &g)) in rows.utility.iter().zip(rows.group).enumerate() {
+                let sum = &mut sums[usize::from(g)];
+                *sum += u;
+                if !(*sum * self.spec.sessions as f64).is_finite() {
+                    return Err(Refusal::DtrSum { row, group: g });
+                }
+            }
+        }
+        if let Some(population) = cost.awrf_groups {
+            if let Some(row) = rows
+                .group
+                .iter()
+                .position(|&g| usize::from(g) >= population)
+            {
+                return Err(Refusal::BeyondPopulation {
+                    row,
+                    group: rows.group[row],
+                    population,
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// Re-ranks one query on `engine` through the core's recipe, with the query's `seed`;
+    /// `stop` is asked before every cost (`&|| false` never stops). A query the metric has
+    /// no value for is passed through ([`undefined`]).
+    ///
+    /// # Errors
+    /// The engine's refusal ([`rerank`]).
+    pub fn rerank(
+        &self,
+        engine: &mut Ppg,
+        rows: &Rows,
+        seed: u64,
+        stop: &dyn Fn() -> bool,
+    ) -> Result<Reranked, ppg_core::Error> {
+        rerank(engine, &self.spec, &self.tables, rows, seed, stop)
+    }
+
+    /// The relevance certificate of `reranked`, this reranker's answer to `rows`: NDCG@`k`
+    /// of `label` ([`relevance`]).
+    ///
+    /// # Errors
+    /// The core's refusals ([`relevance`]).
+    pub fn relevance(
+        &self,
+        rows: &Rows,
+        label: &[f64],
+        reranked: &Reranked,
+        k: usize,
+    ) -> Result<Relevance, ppg_core::Error> {
+        relevance(&self.spec, &self.tables, rows, label, reranked, k)
+    }
+
+    /// Whether [`Reranker::rerank_alone`] lays out an engine for these rows (a query of
+    /// one item, one its metric has no value for and the exact optimum need none).
+    pub fn needs_engine(&self, rows: &Rows) -> bool {
+        rows.score.len() > 1
+            && self.spec.cost.defined(rows.utility)
+            && self.spec.method == Method::Ppg
+    }
+
+    /// Re-ranks one query as the spec's method says, on an engine of its own: a query of
+    /// one item, or one its metric has no value for, is passed through without one.
+    ///
+    /// # Errors
+    /// [`Failure`]: the exact optimum's refusal, an allocation refused, the core's refusal.
+    pub fn rerank_alone(&self, rows: &Rows, seed: u64) -> Result<Reranked, Failure> {
+        let n = rows.score.len();
+        if n == 1 {
+            return Ok(passed_through(self.spec.sessions));
+        }
+        if !self.spec.cost.defined(rows.utility) {
+            return Ok(undefined(rows.score, self.spec.sessions));
+        }
+        if self.spec.method == Method::Exact {
+            return exact(&self.spec, &self.tables, rows).map_err(Failure::Exact);
+        }
+        // A failed allocation is an error of this run, not an abort.
+        let bytes = self.engine_bytes(n);
+        let mut mem = Vec::new();
+        mem.try_reserve_exact(bytes)
+            .map_err(|error| Failure::Allocation { bytes, error })?;
+        mem.resize(bytes, 0);
+        let mut engine =
+            Ppg::new(&mut mem, self.dims(n), self.spec.seed).map_err(Failure::Engine)?;
+        self.rerank(&mut engine, rows, seed, &|| false)
+            .map_err(Failure::Core)
+    }
+}
 
 /// One query's outcome.
 #[derive(Debug, Clone, PartialEq)]
@@ -48,7 +290,7 @@ pub fn passed_through(sessions: usize) -> Reranked {
     }
 }
 
-/// The outcome of a query its metric has no value for ([`CostSpec::defined`]): its
+/// The outcome of a query its metric has no value for ([`CostSpec::defined`](crate::cost::CostSpec::defined)): its
 /// starting ranking (by `score`, as [`rerank`] starts) in every session, and NaN costs
 /// (the evaluators skip such a query: there is no number to report).
 pub fn undefined(score: &[f64], sessions: usize) -> Reranked {
@@ -81,9 +323,9 @@ pub fn query_seed(seed: u64, index: usize) -> u64 {
     ppg_core::seed::query_seed(seed, index as u64)
 }
 
-/// Re-ranks one query whose rows have the starting `score`, the `utility` the cost uses
-/// and the fairness `group`, on `engine` (laid out for at least this query's length and
-/// `sessions`) with the query's `seed` ([`query_seed`]), through the core's recipe.
+/// Re-ranks one query's `rows` as `spec` asks, on `engine` (laid out for at least this
+/// query's length and `spec.sessions`) with the query's `seed` ([`query_seed`]), through
+/// the core's recipe; `tables` are at least as long as the query.
 ///
 /// `stop` is asked before every cost (see the module docs); `&|| false` never stops.
 /// A query the metric has no value for is passed through ([`undefined`]).
@@ -92,19 +334,20 @@ pub fn query_seed(seed: u64, index: usize) -> u64 {
 /// The engine's refusal: a cost it cannot build (a negative utility for DTR, too many
 /// groups), a shape beyond its layout, a non-finite cost; [`ppg_core::Error::NotFinite`]
 /// too when `stop` said so.
-#[allow(clippy::too_many_arguments)]
 pub fn rerank(
     engine: &mut Ppg,
-    seed: u64,
-    score: &[f64],
-    utility: &[f64],
-    group: &[u8],
-    spec: &CostSpec,
-    recipe: &Recipe,
-    sessions: usize,
+    spec: &RerankSpec,
     tables: &Tables,
+    rows: &Rows,
+    seed: u64,
     stop: &dyn Fn() -> bool,
 ) -> Result<Reranked, ppg_core::Error> {
+    let Rows {
+        score,
+        utility,
+        group,
+    } = *rows;
+    let (sessions, recipe, spec) = (spec.sessions, &spec.recipe, &spec.cost);
     let n = score.len();
     // A malformed query goes on to the core's refusal.
     let shaped = utility.len() == n && (1..=ppg_core::MAX_ITEMS).contains(&n) && sessions > 0;
@@ -145,32 +388,27 @@ pub fn rerank(
     })
 }
 
-/// The relevance certificate of `reranked`, the recipe's answer to the query (`score`,
-/// `utility`, `group`) under `spec` and `recipe`: its mean NDCG@`k` of `label` (per row;
-/// the utility where there are no other labels) and the bound on it over every ranking at
-/// least as fair ([`ppg_core::recipe::certify_relevance`]).
+/// The relevance certificate of `reranked`, the recipe's answer to `rows` under `spec`:
+/// its mean NDCG@`k` of `label` (per row; the utility where there are no other labels) and
+/// the bound on it over every ranking at least as fair
+/// ([`ppg_core::recipe::certify_relevance`]).
 ///
 /// # Errors
 /// The core's refusals (labels NDCG refuses, arrays of other lengths).
-#[allow(clippy::too_many_arguments)]
 pub fn relevance(
-    score: &[f64],
-    utility: &[f64],
-    group: &[u8],
-    label: &[f64],
-    spec: &CostSpec,
-    recipe: &Recipe,
+    spec: &RerankSpec,
     tables: &Tables,
+    rows: &Rows,
+    label: &[f64],
     reranked: &Reranked,
     k: usize,
 ) -> Result<Relevance, ppg_core::Error> {
-    let n = score.len();
-    let sessions = reranked.rankings.len() / n.max(1);
+    let n = rows.score.len();
     let query = Query {
-        score,
-        utility,
-        group,
-        sessions,
+        score: rows.score,
+        utility: rows.utility,
+        group: rows.group,
+        sessions: reranked.rankings.len() / n.max(1),
         seed: 0,
     };
     let outcome = Outcome {
@@ -185,9 +423,9 @@ pub fn relevance(
     ppg_core::recipe::certify_relevance(
         &query,
         label,
-        spec,
+        &spec.cost,
         &tables.view(),
-        recipe,
+        &spec.recipe,
         &outcome,
         &reranked.rankings,
         k,
@@ -210,14 +448,13 @@ pub const EXACT_NEEDS: &str =
 /// # Errors
 /// [`EXACT_NEEDS`] for an NDCG mix, a grouping other than ids 0 and 1, or a list too long
 /// for the search to find any ranking; the metric's refusal of the query.
-pub fn exact(
-    score: &[f64],
-    utility: &[f64],
-    group: &[u8],
-    spec: &CostSpec,
-    sessions: usize,
-    tables: &Tables,
-) -> Result<Reranked, String> {
+pub fn exact(spec: &RerankSpec, tables: &Tables, rows: &Rows) -> Result<Reranked, String> {
+    let Rows {
+        score,
+        utility,
+        group,
+    } = *rows;
+    let (sessions, spec) = (spec.sessions, &spec.cost);
     let n = score.len();
     let order = ranking_by(score);
     let utility_s = optimise::permute(utility, &order);
@@ -297,4 +534,106 @@ pub fn exact(
         }),
         certified: b.exact,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn reranker(metric: Metric, method: Method, sessions: usize) -> Reranker {
+        let spec = RerankSpec {
+            cost: CostSpec::new(metric, 2, None),
+            recipe: Recipe::recommended(),
+            sessions,
+            seed: 7,
+            method,
+            rank_start: RankStart::One,
+        };
+        Reranker::new(spec, 16)
+    }
+
+    const SCORE: [f64; 6] = [6.0, 5.0, 4.0, 3.0, 2.0, 1.0];
+    const GROUP: [u8; 6] = [0, 0, 0, 1, 1, 1];
+
+    fn rows<'a>(utility: &'a [f64], group: &'a [u8]) -> Rows<'a> {
+        Rows {
+            score: &SCORE[..utility.len()],
+            utility,
+            group,
+        }
+    }
+
+    #[test]
+    fn check_names_the_row_of_each_rule() {
+        let r = reranker(Metric::Eel, Method::Ppg, 3);
+        let u = [1.0, 0.0, -1.0, 1.0, 0.0, 1.0];
+        assert_eq!(
+            r.check(&rows(&u, &GROUP)),
+            Err(Refusal::Utility {
+                row: 2,
+                why: BadUtility::Negative
+            })
+        );
+        // Each value is finite; group 1's sum over 3 sessions is not, from its second row.
+        let r = reranker(Metric::Dtr, Method::Ppg, 3);
+        let big = f64::MAX / 4.0;
+        let u = [1.0, 1.0, 1.0, big, big, 1.0];
+        assert_eq!(
+            r.check(&rows(&u, &GROUP)),
+            Err(Refusal::DtrSum { row: 4, group: 1 })
+        );
+        // The same rows pass under EEL, which sums nothing.
+        assert_eq!(
+            reranker(Metric::Eel, Method::Ppg, 3).check(&rows(&u, &GROUP)),
+            Ok(())
+        );
+        let mut r = reranker(Metric::Awrf, Method::Ppg, 1);
+        r.spec.cost.awrf_groups = Some(2);
+        let g = [0, 1, 2, 1, 0, 2];
+        assert_eq!(
+            r.check(&rows(&[1.0; 6], &g)),
+            Err(Refusal::BeyondPopulation {
+                row: 2,
+                group: 2,
+                population: 2
+            })
+        );
+    }
+
+    #[test]
+    fn rerank_alone_passes_through_what_needs_no_engine() {
+        let r = reranker(Metric::Eel, Method::Ppg, 2);
+        let one = rows(&[1.0], &[0]);
+        assert!(!r.needs_engine(&one));
+        let out = r.rerank_alone(&one, r.seed(0)).unwrap();
+        assert_eq!(
+            (out.rankings, out.before, out.after),
+            (vec![0, 0], 0.0, 0.0)
+        );
+        // Expected exposure at group level without a relevant item has no value.
+        let r = reranker(Metric::Ee, Method::Ppg, 2);
+        let none = rows(&[0.0; 6], &GROUP);
+        assert!(!r.needs_engine(&none));
+        assert!(r.rerank_alone(&none, r.seed(0)).unwrap().is_undefined());
+    }
+
+    #[test]
+    fn the_exact_method_reaches_its_certified_bound_and_ppg_does_not_beat_it() {
+        let u = [1.0, 1.0, 1.0, 0.0, 1.0, 0.0];
+        let exact = reranker(Metric::Eel, Method::Exact, 2);
+        let x = exact
+            .rerank_alone(&rows(&u, &GROUP), exact.seed(0))
+            .unwrap();
+        assert!(x.certified);
+        assert!(x.after <= x.before);
+        let bound = x.bound.expect("a bound").value;
+        assert!((x.after - bound).abs() < 1e-12);
+        let ppg = reranker(Metric::Eel, Method::Ppg, 2);
+        assert!(ppg.needs_engine(&rows(&u, &GROUP)));
+        let p = ppg.rerank_alone(&rows(&u, &GROUP), ppg.seed(0)).unwrap();
+        assert!(p.after >= bound - 1e-12 && p.after <= p.before);
+        // Same seed, same rankings.
+        let again = ppg.rerank_alone(&rows(&u, &GROUP), ppg.seed(0)).unwrap();
+        assert_eq!(p.rankings, again.rankings);
+    }
 }

@@ -20,7 +20,7 @@ use std::path::{Path, PathBuf};
 use rustix::fs::{flock, FlockOperation};
 use tempfile::{Builder, NamedTempFile, TempDir};
 
-use crate::error::{CliError, Result};
+use crate::error::{Error, Result};
 use crate::interrupt::{self, Scratch};
 
 const FILE_PREFIX: &str = ".ppg-output.";
@@ -141,7 +141,7 @@ impl SortFolder {
     pub fn new() -> Result<Self> {
         let tmp = std::env::temp_dir();
         let failed = |e: io::Error| {
-            CliError::Failed(format!(
+            Error::Failed(format!(
                 "TMPDIR {}: cannot make the external sort's folder there: {e} (set TMPDIR \
                  to a writable folder with free space)",
                 tmp.display()

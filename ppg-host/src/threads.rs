@@ -1,6 +1,6 @@
 //! Worker threads: how many, and the rayon pool that runs them.
 
-use crate::error::{CliError, Result};
+use crate::error::{Error, Result};
 
 /// Thread count: one per core when `requested` is 0, else `requested` but never more than
 /// the cores. The work is all computation, so threads beyond the cores only take turns
@@ -20,7 +20,7 @@ pub fn pool(threads: usize) -> Result<rayon::ThreadPool> {
     rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
-        .map_err(|e| CliError::Failed(format!("cannot start {threads} threads: {e}")))
+        .map_err(|e| Error::Failed(format!("cannot start {threads} threads: {e}")))
 }
 
 #[cfg(test)]

@@ -20,10 +20,8 @@
 
 use std::io::{self, Write};
 
-use clap::ValueEnum;
-
 /// The format of `ppg rerank`'s output (`--run-format`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RunFormat {
     /// ppg's own: header `qid session rank item`, sessions and ranks from 1.
     Ppg,
@@ -32,7 +30,6 @@ pub enum RunFormat {
     /// TREC 2022 task 1: header `id page_id`, one ranking per topic in line order.
     Trec2022,
     /// TREC 2022 task 2: header `id seq_no page_id`, seq_no the session from 1.
-    #[value(name = "trec2022-seq")]
     Trec2022Seq,
 }
 

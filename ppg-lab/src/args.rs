@@ -5,7 +5,78 @@ use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
 
-use ppg_host::arg::{EeMeasureArg, FairnessArg};
+use ppg_core::objective::Measure;
+use ppg_host::cost::Metric;
+use ppg_host::progress::Show;
+
+/// A fairness metric: `reproduce --metric` and `ppg rerank --mix-fairness`.
+// Doc comments on the variants would become `--help`'s text, which lists the names alone.
+#[allow(missing_docs)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum FairnessArg {
+    Eel,
+    Dtr,
+    Ee,
+    Awrf,
+}
+
+impl FairnessArg {
+    /// The host's metric.
+    pub fn metric(self) -> Metric {
+        match self {
+            FairnessArg::Dtr => Metric::Dtr,
+            FairnessArg::Eel => Metric::Eel,
+            FairnessArg::Ee => Metric::Ee,
+            FairnessArg::Awrf => Metric::Awrf,
+        }
+    }
+}
+
+/// Which number of expected exposure `--metric ee` is (`--ee-measure`, of `reproduce` and
+/// `ppg rerank`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum EeMeasureArg {
+    /// EE-L, the loss against the target exposure (TREC 2020's score).
+    Loss,
+    /// EE-D, the disparity: the squared norm of the exposure (blind to relevance).
+    Disparity,
+    /// EE-R, the relevance: the exposure's agreement with the target (minimised as its
+    /// distance below its upper bound).
+    Relevance,
+}
+
+impl EeMeasureArg {
+    /// The core's measure.
+    pub fn measure(self) -> Measure {
+        match self {
+            EeMeasureArg::Loss => Measure::Loss,
+            EeMeasureArg::Disparity => Measure::Disparity,
+            EeMeasureArg::Relevance => Measure::Relevance,
+        }
+    }
+}
+
+/// Where progress goes (`--progress`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ProgressArg {
+    /// A bar when stderr is a terminal, else a plain line every 30 s.
+    Auto,
+    /// A plain line every 30 s, even on a terminal.
+    Lines,
+    /// Nothing.
+    Never,
+}
+
+impl ProgressArg {
+    /// The host's progress display.
+    pub fn show(self) -> Show {
+        match self {
+            ProgressArg::Auto => Show::Auto,
+            ProgressArg::Lines => Show::Lines,
+            ProgressArg::Never => Show::Never,
+        }
+    }
+}
 
 /// Which column of the protocol's data the optimisers see as utility.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, ValueEnum)]

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use std::path::Path;
 
 use crate::tsv::{GroupIds, Tsv};
-use ppg_host::error::{CliError, Result};
+use ppg_host::error::{Error, Result};
 
 /// One query of the protocol's data (`qid group label ltr_grade`), rows in file order.
 #[derive(Debug, Clone, PartialEq)]
@@ -41,7 +41,7 @@ pub fn read_protocol(path: &Path) -> Result<Vec<Query>> {
         let t = tsv.number(row, ltr)?;
         for (value, column) in [(l, label), (t, ltr)] {
             if value < 0.0 {
-                return Err(CliError::input(
+                return Err(Error::input(
                     &tsv.path,
                     row.line,
                     format!("{} {value} is negative", tsv.header[column]),
@@ -50,7 +50,7 @@ pub fn read_protocol(path: &Path) -> Result<Vec<Query>> {
         }
         if ids.last().map(|(id, _)| id.as_str()) != Some(q) {
             if let Some(first) = first_line.insert(q.to_owned(), row.line) {
-                return Err(CliError::input(
+                return Err(Error::input(
                     &tsv.path,
                     row.line,
                     format!(
@@ -83,14 +83,14 @@ fn check_lengths<'a>(
 ) -> Result<()> {
     for (qid, lines) in queries {
         if lines.len() < 2 {
-            return Err(CliError::input(
+            return Err(Error::input(
                 path,
                 lines[0],
                 format!("query \"{qid}\" has only one item: nothing to rank"),
             ));
         }
         if lines.len() > ppg_core::MAX_ITEMS {
-            return Err(CliError::input(
+            return Err(Error::input(
                 path,
                 lines[0],
                 format!(

@@ -50,7 +50,7 @@ mod single;
 mod table;
 mod tsv;
 
-pub use args::ReproduceArgs;
+pub use args::{EeMeasureArg, FairnessArg, ProgressArg, ReproduceArgs};
 use ppg_host::error::Result;
 
 /// `ppg reproduce`: with `--all`, everything into `results.md` and the figures; else the
@@ -59,7 +59,7 @@ use ppg_host::error::Result;
 /// # Errors
 ///
 /// Bad input or arguments (exit status 2) and failures while running or writing (1), as
-/// [`ppg_host::error::CliError`] says.
+/// [`ppg_host::error::Error`] says.
 pub fn run(args: &ReproduceArgs) -> Result<()> {
     if args.all {
         report::run(args)

@@ -7,6 +7,7 @@ use ppg_core::recipe::cost::EeScore;
 use ppg_core::recipe::Relevance;
 use ppg_core::{Gradient, PlConfig, PlackettLuce, Ppg, Recipe, Rng, SamplerMode, TrainConfig};
 use ppg_host::rerank_query;
+use ppg_host::rerank_query::{RerankSpec, Rows};
 
 use crate::args::DataUtility;
 use crate::data::Query;
@@ -347,7 +348,11 @@ pub fn certified(
         DataUtility::Label => &q.label,
         DataUtility::Ltr => &q.ltr,
     };
-    let (spec, s) = (spec(setup), setup.sessions);
+    let rows = Rows {
+        score: utility,
+        utility,
+        group: &q.group,
+    };
     let recommended = Recipe::recommended();
     let recipe = Recipe {
         train: TrainConfig {
@@ -359,36 +364,31 @@ pub fn certified(
         initial_weight: setup.initial_weight,
         ..recommended
     };
+    let request = RerankSpec {
+        cost: spec(setup),
+        recipe,
+        sessions: setup.sessions,
+        seed,
+        method: ppg_host::rerank_query::Method::Ppg,
+        // The protocol's, as `setup.tables` are laid out.
+        rank_start: ppg_core::objective::RankStart::One,
+    };
     let reranked = if method.kind == Kind::Exact {
-        rerank_query::exact(utility, utility, &q.group, &spec, s, setup.tables)?
+        rerank_query::exact(&request, setup.tables, &rows)?
     } else {
         let engine = engines
             .ppg
             .as_mut()
             .expect("a PPG engine for the recipe row");
-        rerank_query::rerank(
-            engine,
-            seed,
-            utility,
-            utility,
-            &q.group,
-            &spec,
-            &recipe,
-            s,
-            setup.tables,
-            &|| false,
-        )
-        .map_err(|e| e.to_string())?
+        rerank_query::rerank(engine, &request, setup.tables, &rows, seed, &|| false)
+            .map_err(|e| e.to_string())?
     };
     // The relevance certificate of the evaluation's NDCG@10 (the true labels).
     let relevance = rerank_query::relevance(
-        utility,
-        utility,
-        &q.group,
-        &q.label,
-        &spec,
-        &recipe,
+        &request,
         setup.tables,
+        &rows,
+        &q.label,
         &reranked,
         ppg_core::recipe::relevance::NDCG_CUTOFF,
     )

@@ -5,7 +5,7 @@ use std::path::Path;
 
 use plotters::prelude::*;
 
-use ppg_host::error::{CliError, Result};
+use ppg_host::error::{Error, Result};
 
 /// One line: a method's values at each session count (`None`: no value, e.g. FOE on EEL).
 pub struct Line {
@@ -39,7 +39,7 @@ const COLOURS: [RGBColor; 10] = [
 /// the number of sessions on a log2 scale.
 pub fn sweep(path: &Path, title: &str, panels: &[Panel]) -> Result<()> {
     draw(path, title, panels)
-        .map_err(|e| CliError::Failed(format!("cannot draw {}: {e}", path.display())))
+        .map_err(|e| Error::Failed(format!("cannot draw {}: {e}", path.display())))
 }
 
 fn draw(

@@ -18,7 +18,7 @@ use crate::report_trec;
 use crate::reproduce::{grid, parse_methods, reference_lr, Cell, Experiment};
 use crate::table::{find, fixed};
 use ppg_host::cost::Metric;
-use ppg_host::error::{CliError, Result};
+use ppg_host::error::{Error, Result};
 use ppg_host::output::write_atomic;
 
 const DATASETS: [(&str, &str); 2] = [("trec2019", "TREC 2019"), ("trec2020", "TREC 2020")];
@@ -65,12 +65,12 @@ struct Section {
 
 pub fn run(args: &ReproduceArgs) -> Result<()> {
     if args.sessions == 0 || args.runs == 0 || args.sweep_runs == 0 {
-        return Err(CliError::Usage(
+        return Err(Error::Usage(
             "--sessions, --runs and --sweep-runs must be at least 1".into(),
         ));
     }
     if args.sweep.contains(&0) {
-        return Err(CliError::Usage(
+        return Err(Error::Usage(
             "--sweep session counts must be at least 1".into(),
         ));
     }
@@ -84,7 +84,7 @@ pub fn run(args: &ReproduceArgs) -> Result<()> {
     };
     let sweep_methods = parse_methods(&SWEEP_METHODS.map(String::from))?;
     std::fs::create_dir_all(&args.out)
-        .map_err(|e| CliError::Usage(format!("cannot create {}: {e}", args.out.display())))?;
+        .map_err(|e| Error::Usage(format!("cannot create {}: {e}", args.out.display())))?;
     let mut sections = Vec::new();
     for (key, title) in DATASETS {
         let path = dir.join(format!("{key}.tsv"));

@@ -13,13 +13,13 @@ use ppg_core::seed;
 use ppg_host::cost::{evaluate, Eval, Metric, Tables};
 use rayon::prelude::*;
 
+use crate::args::FairnessArg;
 use crate::args::{DataUtility, ReproduceArgs};
 use crate::data::Query;
 use crate::methods::{self, default_methods, Engines, Kind, Method, Setup};
 use ppg_core::recipe::Relevance;
-use ppg_host::arg::FairnessArg;
-use ppg_host::error::{CliError, Result};
-use ppg_host::progress::{self, ProgressArg};
+use ppg_host::error::{Error, Result};
+use ppg_host::progress::{self, Show};
 use ppg_host::threads;
 
 /// One cell of a table: a method on one metric, utility and session count.
@@ -84,10 +84,10 @@ impl Experiment {
         let lr_ok = |lr: f32| lr.is_finite() && lr >= 0.0;
         let w0 = args.initial_weight;
         if !(w0 > 0.0 && w0 < 1.0) {
-            return Err(CliError::Usage("--initial-weight must be in (0, 1)".into()));
+            return Err(Error::Usage("--initial-weight must be in (0, 1)".into()));
         }
         if !(args.lr.is_none_or(lr_ok) && args.pl_lr.is_none_or(lr_ok)) {
-            return Err(CliError::Usage(
+            return Err(Error::Usage(
                 "--lr and --pl-lr must be finite and non-negative".into(),
             ));
         }
@@ -197,7 +197,7 @@ impl Experiment {
         );
         let pool = threads::pool(self.threads)?;
         let bar = if count >= 2000 {
-            progress::new(ProgressArg::Auto, &label, Some(count as u64), "tasks")
+            progress::new(Show::Auto, &label, Some(count as u64), "tasks")
         } else {
             indicatif::ProgressBar::hidden()
         };
@@ -209,9 +209,8 @@ impl Experiment {
         let task = |mem: &mut (Vec<u8>, Vec<u8>), t: usize| -> Result<Done> {
             let (run, k) = (t / valid.len(), valid[t % valid.len()]);
             let q = &self.queries[k];
-            let fail =
-                |msg: String| CliError::Failed(format!("{} on query {k}: {msg}", method.name));
-            let engine = |e: ppg_core::Error| CliError::Failed(format!("engine: {e}"));
+            let fail = |msg: String| Error::Failed(format!("{} on query {k}: {msg}", method.name));
+            let engine = |e: ppg_core::Error| Error::Failed(format!("engine: {e}"));
             let (ppg_mem, pl_mem) = mem;
             let mut engines = Engines {
                 ppg: if method.needs_ppg() {
@@ -268,7 +267,7 @@ impl Experiment {
         bar.finish_and_clear();
         // Results by task index, whatever thread ran them; the first error in task order.
         let mut slots: Vec<Option<Done>> = (0..count).map(|_| None).collect();
-        let mut first_error: Option<(usize, CliError)> = None;
+        let mut first_error: Option<(usize, Error)> = None;
         for (t, outcome) in outcomes {
             match outcome {
                 Ok(e) => slots[t] = Some(e),
@@ -328,17 +327,12 @@ pub fn parse_methods(names: &[String]) -> Result<Vec<Method>> {
     }
     names
         .iter()
-        .map(|n| Method::parse(n.trim()).map_err(CliError::Usage))
+        .map(|n| Method::parse(n.trim()).map_err(Error::Usage))
         .collect()
 }
 
 pub fn metric_of(arg: FairnessArg) -> Metric {
-    match arg {
-        FairnessArg::Dtr => Metric::Dtr,
-        FairnessArg::Eel => Metric::Eel,
-        FairnessArg::Ee => Metric::Ee,
-        FairnessArg::Awrf => Metric::Awrf,
-    }
+    arg.metric()
 }
 
 /// Every cell of the grid `utilities x metrics x methods` at `sessions`.

@@ -8,11 +8,11 @@ use crate::data::read_protocol;
 use crate::reproduce::{grid, metric_of, parse_methods, Experiment};
 use crate::table;
 use ppg_host::cost::Metric;
-use ppg_host::error::{CliError, Result};
+use ppg_host::error::{Error, Result};
 
 pub fn run(args: &ReproduceArgs) -> Result<()> {
     if args.sessions == 0 || args.runs == 0 {
-        return Err(CliError::Usage(
+        return Err(Error::Usage(
             "--sessions and --runs must be at least 1".into(),
         ));
     }

@@ -3,7 +3,7 @@
 use std::collections::HashMap;
 use std::path::Path;
 
-use ppg_host::error::{CliError, Result};
+use ppg_host::error::{Error, Result};
 
 /// One data line: its 1-based line number and its fields, trimmed.
 pub struct Row {
@@ -23,22 +23,16 @@ impl Tsv {
     /// error naming the file.
     pub fn read(path: &Path) -> Result<Tsv> {
         let name = path.display().to_string();
-        let bytes = std::fs::read(path)
-            .map_err(|e| CliError::input(&name, 0, format!("cannot read: {e}")))?;
+        let bytes =
+            std::fs::read(path).map_err(|e| Error::input(&name, 0, format!("cannot read: {e}")))?;
         let text = String::from_utf8(bytes)
-            .map_err(|e| CliError::input(&name, 0, format!("not UTF-8 text: {e}")))?;
+            .map_err(|e| Error::input(&name, 0, format!("not UTF-8 text: {e}")))?;
         let mut lines = text.lines().enumerate().map(|(k, l)| (k + 1, l));
         let header = loop {
             match lines.next() {
                 Some((_, l)) if l.trim().is_empty() => continue,
                 Some((_, l)) => break split(l),
-                None => {
-                    return Err(CliError::input(
-                        &name,
-                        1,
-                        "empty file: expected a header line",
-                    ))
-                }
+                None => return Err(Error::input(&name, 1, "empty file: expected a header line")),
             }
         };
         let rows: Vec<Row> = lines
@@ -49,12 +43,12 @@ impl Tsv {
             })
             .collect();
         if rows.is_empty() {
-            return Err(CliError::input(&name, 1, "no data rows after the header"));
+            return Err(Error::input(&name, 1, "no data rows after the header"));
         }
         let mut seen = HashMap::new();
         for (k, h) in header.iter().enumerate() {
             if let Some(first) = seen.insert(h.as_str(), k) {
-                return Err(CliError::input(
+                return Err(Error::input(
                     &name,
                     1,
                     format!(
@@ -75,7 +69,7 @@ impl Tsv {
     /// Index of the column `name`, or an error naming the header line.
     pub fn column(&self, name: &str) -> Result<usize> {
         self.optional_column(name).ok_or_else(|| {
-            CliError::input(
+            Error::input(
                 &self.path,
                 1,
                 format!(
@@ -94,7 +88,7 @@ impl Tsv {
     /// Field `column` of `row`, or an error naming the line when the row is too short.
     pub fn field<'r>(&self, row: &'r Row, column: usize) -> Result<&'r str> {
         row.fields.get(column).map(String::as_str).ok_or_else(|| {
-            CliError::input(
+            Error::input(
                 &self.path,
                 row.line,
                 format!(
@@ -113,12 +107,12 @@ impl Tsv {
         let name = &self.header[column];
         match text.parse::<f64>() {
             Ok(x) if x.is_finite() => Ok(x),
-            Ok(_) => Err(CliError::input(
+            Ok(_) => Err(Error::input(
                 &self.path,
                 row.line,
                 format!("{name} \"{text}\" is not a finite number"),
             )),
-            Err(_) => Err(CliError::input(
+            Err(_) => Err(Error::input(
                 &self.path,
                 row.line,
                 format!("{name} \"{text}\" is not a number"),
@@ -156,7 +150,7 @@ impl GroupIds {
         }
         if self.names.len() >= self.limit {
             let known: Vec<String> = self.names.iter().map(|n| format!("\"{n}\"")).collect();
-            return Err(CliError::input(
+            return Err(Error::input(
                 path,
                 line,
                 format!(

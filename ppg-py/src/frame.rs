@@ -8,9 +8,9 @@
 use numpy::{PyArray1, PyReadonlyArray1};
 use ppg_core::recipe::relevance::NDCG_CUTOFF;
 use ppg_core::recipe::Relevance;
-use ppg_core::{Dims, Ppg, MAX_ITEMS};
-use ppg_host::cost::Tables;
-use ppg_host::rerank_query::{self, query_seed, Reranked};
+use ppg_core::{Ppg, MAX_ITEMS};
+use ppg_host::rerank_query::Reranked;
+use ppg_host::rerank_query::{Reranker, Rows};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use rayon::prelude::*;
@@ -67,13 +67,12 @@ pub fn rerank_many<'py>(
         ));
     }
     let spec = options
-        .spec()?
+        .rerank_spec(seed)?
         .ok_or_else(|| PyValueError::new_err("metric: rerank_frame takes a metric name"))?;
-    let recipe = options.recipe()?;
-    let sessions = options.sessions;
+    let sessions = spec.sessions;
     let longest = spans.iter().map(|r| r.len()).max().unwrap_or(1);
-    let tables = Tables::new(longest, options.rank_start()?);
-    let dims = Dims::new(longest, sessions, recipe.train.batch);
+    let reranker = Reranker::new(spec, longest);
+    let dims = reranker.dims(longest);
     let bytes = memory::check(
         dims,
         memory::Names {
@@ -85,7 +84,7 @@ pub fn rerank_many<'py>(
     let seeds: Vec<u64> = (0..spans.len())
         .map(|q| match seed_by_qid {
             true => qid_seed::of(seed, &names[q]),
-            false => query_seed(seed, q),
+            false => reranker.seed(q),
         })
         .collect();
     let workers = worker_count(threads, spans.len().div_ceil(CHUNK), bytes);
@@ -111,34 +110,19 @@ pub fn rerank_many<'py>(
                                 return Err((q, "interrupted".to_owned()));
                             }
                             let r = spans[q].clone();
-                            let (s, u, g) = (&score[r.clone()], &utility[r.clone()], &group[r]);
-                            let reranked = rerank_query::rerank(
-                                &mut engine,
-                                seeds[q],
-                                s,
-                                u,
-                                g,
-                                &spec,
-                                &recipe,
-                                sessions,
-                                &tables,
-                                &|| stopped(stop),
-                            )
-                            .map_err(|e| (q, e.to_string()))?;
+                            let rows = Rows {
+                                score: &score[r.clone()],
+                                utility: &utility[r.clone()],
+                                group: &group[r],
+                            };
+                            let reranked = reranker
+                                .rerank(&mut engine, &rows, seeds[q], &|| stopped(stop))
+                                .map_err(|e| (q, e.to_string()))?;
                             // As `ppg rerank --report`: of the utility, at NDCG@10.
-                            let relevance = rerank_query::relevance(
-                                s,
-                                u,
-                                g,
-                                u,
-                                &spec,
-                                &recipe,
-                                &tables,
-                                &reranked,
-                                NDCG_CUTOFF,
-                            )
-                            .ok()
-                            .filter(|_| s.len() > 1 && !reranked.is_undefined());
+                            let relevance = reranker
+                                .relevance(&rows, rows.utility, &reranked, NDCG_CUTOFF)
+                                .ok()
+                                .filter(|_| rows.score.len() > 1 && !reranked.is_undefined());
                             Ok((reranked, relevance))
                         })
                         .collect()

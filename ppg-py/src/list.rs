@@ -1,5 +1,5 @@
 //! One list: `ppg.rerank`. A built-in metric without extra constraints goes through
-//! `ppg_host::rerank_query::rerank`, the function behind `ppg rerank`; a Python callable or
+//! `ppg_host::rerank_query::Reranker`, as `ppg rerank` does; a Python callable or
 //! forbidden pairs go through the same steps with the engine's constraint calls added.
 //! A built-in metric runs without the GIL and stops on Ctrl-C ([`polling`]); a
 //! callable needs the GIL for every cost and checks for signals before each.
@@ -8,9 +8,10 @@ use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray1};
 use ppg_core::objective::Stoppable;
 use ppg_core::Recipe;
 use ppg_core::{Dims, Error, Objective, Ppg};
-use ppg_host::cost::{Cost, Tables};
+use ppg_host::cost::Cost;
 use ppg_host::optimise::{self, ranking_by};
 use ppg_host::rerank_query::{self, query_seed};
+use ppg_host::rerank_query::{Reranker, Rows};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 
@@ -44,9 +45,12 @@ pub fn rerank_list<'py>(
             "score, utility and groups must have the same length",
         ));
     }
+    // The recipe first: a callable objective has one too, and no cost.
     let recipe = options.recipe()?;
-    let spec = options.spec()?;
-    let tables = Tables::new(n.max(1), options.rank_start()?);
+    let reranker = options
+        .rerank_spec(seed)?
+        .map(|spec| Reranker::new(spec, n));
+    let spec = reranker.as_ref().map(|r| &r.spec().cost);
     let sessions = options.sessions;
     let dims = Dims::new(n, sessions, recipe.train.batch);
     let mut mem = memory::engine(
@@ -60,34 +64,28 @@ pub fn rerank_list<'py>(
     // A list is query 0 of a one-query file: `ppg rerank` gives it the same seed.
     let qseed = query_seed(seed, 0);
     let forbid = forbid.as_slice()?;
-    let (ranking, before, after) = match (&spec, objective) {
-        (Some(spec), None) if forbid.is_empty() => {
+    let (ranking, before, after) = match (&reranker, spec, objective) {
+        (Some(reranker), _, None) if forbid.is_empty() => {
+            let rows = Rows {
+                score,
+                utility,
+                group,
+            };
             let r = polling(py, |stop| {
                 let mut engine = Ppg::new(&mut mem, dims, seed)?;
-                rerank_query::rerank(
-                    &mut engine,
-                    qseed,
-                    score,
-                    utility,
-                    group,
-                    spec,
-                    &recipe,
-                    sessions,
-                    &tables,
-                    stop,
-                )
+                reranker.rerank(&mut engine, &rows, qseed, stop)
             })?
             .map_err(|e| refused("rerank", e))?;
             (r.rankings, r.before, r.after)
         }
-        (Some(spec), None) if !spec.defined(utility) => {
+        (_, Some(spec), None) if !spec.defined(utility) => {
             let r = rerank_query::undefined(score, sessions);
             (r.rankings, r.before, r.after)
         }
-        (Some(spec), None) => {
+        (Some(reranker), Some(spec), None) => {
             let list = List::new(score, group, forbid, sessions)?;
             let utility_s = optimise::permute(utility, &list.order);
-            let view = tables.view();
+            let view = reranker.tables().view();
             let mut scratch = ppg_host::cost::scratch(spec, utility_s.len());
             let cost = Cost::new(spec, &utility_s, &list.group, &view, &mut scratch)
                 .map_err(|e| refused("utility or groups", e))?;
@@ -99,7 +97,7 @@ pub fn rerank_list<'py>(
             })?
             .map_err(|e| refused("rerank", e))?
         }
-        (None, Some(callable)) => {
+        (None, _, Some(callable)) => {
             let list = List::new(score, group, forbid, sessions)?;
             let mut engine = Ppg::new(&mut mem, dims, seed).map_err(|e| refused("engine", e))?;
             let mut failure = None;

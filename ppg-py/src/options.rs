@@ -1,10 +1,12 @@
 //! The keyword arguments every re-ranking call shares, checked as `ppg rerank` checks its
-//! flags, into the core's `CostSpec` and `Recipe`.
+//! flags, into the core's `CostSpec` and `Recipe`, and together into the host's one
+//! request, [`RerankSpec`].
 
 use ppg_core::objective::{Browse, Level, Measure, RankStart, MAX_LEVELS};
 use ppg_core::recipe::cost::EeScore;
 use ppg_core::recipe::{CostSpec, Metric, Recipe};
 use ppg_core::{Gradient, SamplerMode, TrainConfig};
+use ppg_host::rerank_query::{Method, RerankSpec};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
@@ -148,6 +150,26 @@ impl Options {
             awrf_groups: self.awrf_groups,
             awrf_depth: self.awrf_depth,
             ..CostSpec::new(metric, self.levels, ndcg)
+        }))
+    }
+
+    /// The request of a built-in metric with the run's `seed` (PPG search, as
+    /// `ppg rerank`'s default method); `None` for a callable objective. The recipe is
+    /// cost is checked first, then the recipe, then the rank start.
+    ///
+    /// # Errors
+    /// `ValueError` naming the first argument out of range.
+    pub fn rerank_spec(&self, seed: u64) -> PyResult<Option<RerankSpec>> {
+        let cost = self.spec()?;
+        let recipe = self.recipe()?;
+        let rank_start = self.rank_start()?;
+        Ok(cost.map(|cost| RerankSpec {
+            cost,
+            recipe,
+            sessions: self.sessions,
+            seed,
+            method: Method::Ppg,
+            rank_start,
         }))
     }
 

@@ -37,6 +37,8 @@ def test_the_readme_example_equals_the_command_it_names(ppg_bin, tmp_path):
     namespace, printed = run_example(code)
     assert "qid" in printed
     out = namespace["out"]
+    # The README's comment: per-query certificate columns beside `ppg rerank`'s four.
+    assert {"certified", "gap"} <= set(out.columns)
     command = re.search(r"# Equal to: ppg rerank (\S+) (.*)", code)
     df = pd.read_csv(REPO / command.group(1), sep="\t")
     expected = run_cli(ppg_bin, df, tmp_path, *command.group(2).split())
