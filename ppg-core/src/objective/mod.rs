@@ -22,6 +22,7 @@ mod ndcg;
 mod peel;
 mod real;
 mod stoppable;
+mod tail;
 
 pub use awrf::{Awrf, AwrfCost, AwrfReport, AwrfTarget};
 pub use bound::LowerBound;
