@@ -484,9 +484,19 @@ impl Search<'_, '_> {
     /// frame only, so the common searches, which end before, do not pay its stack.
     #[inline(never)]
     fn walk_with_tail(&mut self) {
-        let earliest = self.blocks.len().checked_sub(2).map_or(0, |b| self.blocks[b].end);
+        let earliest = self
+            .blocks
+            .len()
+            .checked_sub(2)
+            .map_or(0, |b| self.blocks[b].end);
         let tail = Tail::build(self.exposure, earliest, self.sessions);
-        self.visit(tail.as_ref(), 0, 0, self.sessions * self.blocks[0].group0, 0.0);
+        self.visit(
+            tail.as_ref(),
+            0,
+            0,
+            self.sessions * self.blocks[0].group0,
+            0.0,
+        );
         if let (Some(tail), Some((m, y)), Some(counts)) =
             (&tail, self.best_tail.take(), &mut self.counts)
         {

@@ -93,10 +93,7 @@ impl Tail {
     pub(super) fn nearest(&self, m: usize, target: f64) -> [Option<f64>; 2] {
         let group = &self.sums[usize::from(self.start[m])..usize::from(self.start[m + 1])];
         let i = group.partition_point(|&y| y < target);
-        [
-            i.checked_sub(1).map(|i| group[i]),
-            group.get(i).copied(),
-        ]
+        [i.checked_sub(1).map(|i| group[i]), group.get(i).copied()]
     }
 
     /// Writes into `counts` (the table's positions) a count vector of `m` placements whose
@@ -149,5 +146,53 @@ fn each_vector(t: usize, sessions: usize, mut f: impl FnMut(&[u8])) {
             digits[i] = 0;
             i += 1;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The nearest sums on either side agree with a scan of every count vector, and each
+    /// is found again as a count vector of its placements and sum.
+    #[test]
+    fn nearest_sums_agree_with_a_scan_and_have_their_vectors() {
+        let exposure: [f64; 9] = core::array::from_fn(|r| 1.0 / libm::log2(r as f64 + 2.0));
+        for sessions in [1, 2, 4, 32] {
+            let tail = Tail::build(&exposure, 3, sessions).unwrap();
+            let t = exposure.len() - tail.from;
+            assert!(t >= 2 && (sessions + 1).pow(t as u32) <= ENTRIES);
+            for m in 0..=t * sessions {
+                for target in [0.0, 0.3, 0.61, 1.0, 1.7, 2.5, 40.0] {
+                    let (mut below, mut above) = (None::<f64>, None::<f64>);
+                    each_vector(t, sessions, |d| {
+                        if placed(d) != m {
+                            return;
+                        }
+                        let y = sum(d, &exposure[tail.from..]);
+                        if y < target {
+                            below = Some(below.map_or(y, |b| b.max(y)));
+                        } else {
+                            above = Some(above.map_or(y, |a| a.min(y)));
+                        }
+                    });
+                    let got = tail.nearest(m, target);
+                    assert_eq!(got, [below, above], "S {sessions} m {m} target {target}");
+                    for y in got.into_iter().flatten() {
+                        let mut counts = [0u32; MAX_POSITIONS];
+                        assert!(tail.counts_of(&exposure, m, y, &mut counts[..t]));
+                        let digits: [u8; MAX_POSITIONS] = core::array::from_fn(|i| counts[i] as u8);
+                        assert_eq!(placed(&digits[..t]), m);
+                        assert_eq!(
+                            sum(&digits[..t], &exposure[tail.from..]).to_bits(),
+                            y.to_bits()
+                        );
+                    }
+                }
+            }
+        }
+        // No table where fewer than two positions fit.
+        assert!(Tail::build(&exposure, 8, 4).is_none());
+        assert!(Tail::build(&exposure, 0, 33).is_none());
     }
 }
