@@ -629,20 +629,22 @@ impl Search<'_, '_> {
         // Child intervals move right as `c` grows (position r is worth at least any later
         // one), so their bounds fall and then rise: start where the centre is reached and
         // walk outwards, always to the side with the lower bound.
+        // The intervals the scan computes are those of the first child on each side.
         let mut up = first;
-        while up < last && self.child(r, b, m, up, x).1 < self.centre {
+        let mut at_up = self.child(r, b, m, up, x);
+        let mut below = None;
+        while up < last && at_up.1 < self.centre {
+            below = Some(at_up);
             up += 1;
+            at_up = self.child(r, b, m, up, x);
         }
         // Each side's next child and its bound, computed once: a visit changes neither.
         let bound_of = |search: &Self, c: usize| {
             let (lo, hi) = search.child(r, b, m, c, x);
             (c, search.lower(lo, hi))
         };
-        let mut up_next = Some(bound_of(self, up));
-        let mut down_next = up
-            .checked_sub(1)
-            .filter(|&d| d >= first)
-            .map(|d| bound_of(self, d));
+        let mut up_next = Some((up, self.lower(at_up.0, at_up.1)));
+        let mut down_next = below.map(|(lo, hi)| (up - 1, self.lower(lo, hi)));
         loop {
             let (take_up, (c, bound)) = match (up_next, down_next) {
                 (Some(a), Some(b)) if a.1 <= b.1 => (true, a),
