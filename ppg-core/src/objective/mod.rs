@@ -25,6 +25,7 @@ mod peel;
 mod real;
 pub mod relevance;
 mod stoppable;
+mod tail;
 
 pub use awrf::{Awrf, AwrfCost, AwrfReport, AwrfTarget};
 pub use bound::LowerBound;
