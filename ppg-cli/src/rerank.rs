@@ -351,16 +351,14 @@ fn write_query(
     for s in 0..args.sessions {
         let ranking = r.rankings[s * n..(s + 1) * n].iter();
         let items = ranking.map(|&item| q.items[usize::from(item)].as_str());
-        RunFormat::from(args.run_format)
-            .write_ranking(w, &q.qid, s + 1, items, &args.run_id)?;
+        RunFormat::from(args.run_format).write_ranking(w, &q.qid, s + 1, items, &args.run_id)?;
     }
     Ok(())
 }
 
 /// The ids of `q` as `--run-format`'s evaluator reads them, refused at their line.
 fn check_ids(format: RunFormat, q: &Query, path: &str) -> Result<()> {
-    let refused =
-        |line: usize, m: String| Error::input(path, line, format!("{m} (--run-format)"));
+    let refused = |line: usize, m: String| Error::input(path, line, format!("{m} (--run-format)"));
     format
         .check_id("qid", &q.qid)
         .map_err(|m| refused(q.lines[0], m))?;
