@@ -211,10 +211,10 @@ impl Reranker {
     }
 
     /// The relevance certificate of `reranked`, this reranker's answer to `rows`: NDCG@`k`
-    /// of `label` ([`relevance`]).
+    /// of `label` ([`relevance()`]).
     ///
     /// # Errors
-    /// The core's refusals ([`relevance`]).
+    /// The core's refusals ([`relevance()`]).
     pub fn relevance(
         &self,
         rows: &Rows,

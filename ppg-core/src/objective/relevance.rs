@@ -22,7 +22,7 @@
 //! The best total DCG over `S` sessions with `lo <= sum_s E0(p_s) <= hi` is at most, for
 //! every multiplier `v`, `S max_p (D(p) - v E0(p)) + v hi` (`v >= 0`) or `+ v lo` (`v <
 //! 0`): weak duality. The inner maximum is a dynamic programme over positions and the
-//! number of group-0 items placed, `O(n k_0)` ([`Lists::session`]); [`Lists::dual`]
+//! number of group-0 items placed, `O(n k_0)` (`Lists::session`); [`Lists::dual`]
 //! minimises over `v` by bisection on its subgradient, and every `v` it tries is a valid
 //! bound, so rounding in the search can only make the bound looser, never wrong. It is the
 //! bound of the convex hull of the patterns, so it is tight when sessions can mix patterns
