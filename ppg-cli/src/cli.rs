@@ -7,7 +7,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 pub use ppg_host::arg::{EeMeasureArg, FairnessArg};
 use ppg_host::progress::ProgressArg;
 use ppg_host::trec_run::RunFormat;
-pub use ppg_lab::ReproduceArgs;
+pub use ppg_lab::{FrontierArgs, ReproduceArgs};
 
 /// Fair re-ranking by Probabilistic Permutation Graph (PPG) search.
 #[derive(Debug, Parser)]
@@ -23,6 +23,9 @@ pub enum Command {
     Rerank(RerankArgs),
     /// Run the paper's experimental protocol and print its tables.
     Reproduce(ReproduceArgs),
+    /// What fairness costs in relevance: the best mean NDCG@k at each fairness level, its
+    /// bound, the input ranking and the default recipe (table and plot).
+    Frontier(FrontierArgs),
 }
 
 /// What `rerank` minimises.

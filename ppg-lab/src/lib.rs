@@ -27,7 +27,8 @@
 //!   session sweep as SVG.
 //! - Commands: `single` runs the grid on one data set and prints it; `report` runs
 //!   everything and writes `results.md` and the figures (`ppg_host::output`, whole or not
-//!   at all), with `report_trec`'s section on the TREC Fair Ranking measures.
+//!   at all), with `report_trec`'s section on the TREC Fair Ranking measures; `frontier`
+//!   is `ppg frontier` (fairness against relevance, streamed), drawn by `frontier_plot`.
 //!
 //! Data flow: protocol file -> `data` -> `reproduce` (per cell, tasks into `methods` ->
 //! `ppg_host::optimise` -> `ppg_host::cost`) -> `table` or `report`.
@@ -39,6 +40,8 @@ mod builtin;
 mod data;
 mod floor;
 pub mod foe;
+pub mod frontier;
+mod frontier_plot;
 mod methods;
 mod plot;
 mod published;
@@ -51,6 +54,7 @@ mod table;
 mod tsv;
 
 pub use args::ReproduceArgs;
+pub use frontier::FrontierArgs;
 use ppg_host::error::Result;
 
 /// `ppg reproduce`: with `--all`, everything into `results.md` and the figures; else the
