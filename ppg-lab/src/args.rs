@@ -17,6 +17,7 @@ pub enum DataUtility {
 }
 
 impl DataUtility {
+    /// The name `--utility` takes.
     pub fn name(self) -> &'static str {
         match self {
             DataUtility::Label => "label",

@@ -232,8 +232,16 @@ fn query(
     let fail = |m: String| CliError::Failed(format!("query {k}: {m}"));
     let n = q.len();
     let eval = |ranking: &[u16]| {
-        evaluate(metric, EeScore::OFFICIAL, &q.label, &q.group, ranking, 1, tables)
-            .map_err(|e| fail(e.to_string()))
+        evaluate(
+            metric,
+            EeScore::OFFICIAL,
+            &q.label,
+            &q.group,
+            ranking,
+            1,
+            tables,
+        )
+        .map_err(|e| fail(e.to_string()))
     };
     let (_, witness, _) = methods::bound(metric, q, 1, tables).map_err(fail)?;
     let optimum = eval(&witness)?.fairness;
@@ -381,7 +389,11 @@ impl Sums {
         let rows = (0..self.cap.len())
             .map(|r| Row {
                 level: (r < levels).then(|| r as f64 / (levels - 1) as f64),
-                fairness: if r < levels { self.cap[r] / q } else { f64::NAN },
+                fairness: if r < levels {
+                    self.cap[r] / q
+                } else {
+                    f64::NAN
+                },
                 ndcg: self.ndcg[r] / q,
                 bound: self.bound[r] / q,
                 exact: self.exact[r],
@@ -405,7 +417,6 @@ pub fn stream(path: &Path, mut each: impl FnMut(Query) -> Result<()>) -> Result<
     let file = std::fs::File::open(path)
         .map_err(|e| CliError::input(&name, 0, format!("cannot read: {e}")))?;
     let err = |line: usize, m: String| CliError::input(&name, line, m);
-    let mut lines = BufReader::new(file).lines();
     let mut columns = [0usize; 4];
     let mut seen: HashSet<String> = HashSet::new();
     let mut current: Option<(String, usize, Query)> = None;
@@ -423,7 +434,7 @@ pub fn stream(path: &Path, mut each: impl FnMut(Query) -> Result<()>) -> Result<
         }
     };
     let mut header = false;
-    while let Some(line) = lines.next() {
+    for line in BufReader::new(file).lines() {
         number += 1;
         let line = line.map_err(|e| err(number, format!("cannot read: {e}")))?;
         if line.trim().is_empty() {
@@ -432,23 +443,30 @@ pub fn stream(path: &Path, mut each: impl FnMut(Query) -> Result<()>) -> Result<
         let fields: Vec<&str> = line.split('\t').map(str::trim).collect();
         if !header {
             for (c, want) in ["qid", "group", "label", "ltr_grade"].iter().enumerate() {
-                columns[c] = fields.iter().position(|f| f == want).ok_or_else(|| {
-                    err(number, format!("the header has no column \"{want}\""))
-                })?;
+                columns[c] = fields
+                    .iter()
+                    .position(|f| f == want)
+                    .ok_or_else(|| err(number, format!("the header has no column \"{want}\"")))?;
             }
             header = true;
             continue;
         }
         let field = |c: usize| {
             fields.get(columns[c]).copied().ok_or_else(|| {
-                err(number, format!("{} fields, fewer than the header's", fields.len()))
+                err(
+                    number,
+                    format!("{} fields, fewer than the header's", fields.len()),
+                )
             })
         };
         let value = |c: usize| -> Result<f64> {
             let text = field(c)?;
             match text.parse::<f64>() {
                 Ok(v) if v.is_finite() && v >= 0.0 => Ok(v),
-                _ => Err(err(number, format!("{text:?} is not a non-negative number"))),
+                _ => Err(err(
+                    number,
+                    format!("{text:?} is not a non-negative number"),
+                )),
             }
         };
         let (id, g, label, ltr) = (field(0)?, field(1)?, value(2)?, value(3)?);
@@ -484,7 +502,10 @@ pub fn stream(path: &Path, mut each: impl FnMut(Query) -> Result<()>) -> Result<
         }
         let q = &mut current.as_mut().expect("set above").2;
         if q.len() == ppg_core::MAX_ITEMS {
-            return Err(err(number, format!("query \"{id}\" has more than {} items", ppg_core::MAX_ITEMS)));
+            return Err(err(
+                number,
+                format!("query \"{id}\" has more than {} items", ppg_core::MAX_ITEMS),
+            ));
         }
         q.group.push(g as u8);
         q.label.push(label);
@@ -502,9 +523,17 @@ pub fn stream(path: &Path, mut each: impl FnMut(Query) -> Result<()>) -> Result<
 /// The table as tab-separated text with a header.
 pub fn tsv(f: &Frontier) -> String {
     let mut out = String::from("level\tfairness\tndcg\tbound\texact\tqueries\n");
-    let num = |v: f64| if v.is_nan() { "-".to_owned() } else { format!("{v:.6}") };
+    let num = |v: f64| {
+        if v.is_nan() {
+            "-".to_owned()
+        } else {
+            format!("{v:.6}")
+        }
+    };
     for r in &f.rows {
-        let level = r.level.map_or_else(|| "none".to_owned(), |t| format!("{t:.4}"));
+        let level = r
+            .level
+            .map_or_else(|| "none".to_owned(), |t| format!("{t:.4}"));
         out.push_str(&format!(
             "{level}\t{}\t{}\t{}\t{}\t{}\n",
             num(r.fairness),
@@ -514,15 +543,31 @@ pub fn tsv(f: &Frontier) -> String {
             f.queries
         ));
     }
-    out.push_str(&format!("input\t{}\t{}\t-\t-\t{}\n", num(f.input.0), num(f.input.1), f.queries));
-    out.push_str(&format!("recipe\t{}\t{}\t-\t-\t{}\n", num(f.recipe.0), num(f.recipe.1), f.queries));
+    out.push_str(&format!(
+        "input\t{}\t{}\t-\t-\t{}\n",
+        num(f.input.0),
+        num(f.input.1),
+        f.queries
+    ));
+    out.push_str(&format!(
+        "recipe\t{}\t{}\t-\t-\t{}\n",
+        num(f.recipe.0),
+        num(f.recipe.1),
+        f.queries
+    ));
     out
 }
 
 /// The table as JSON: `metric`, `k`, `queries`, `rows` (`level` null for the row without a
 /// constraint, `fairness` null there too), `input` and `recipe`.
 pub fn json(f: &Frontier) -> String {
-    let num = |v: f64| if v.is_finite() { serde_json::json!(v) } else { serde_json::Value::Null };
+    let num = |v: f64| {
+        if v.is_finite() {
+            serde_json::json!(v)
+        } else {
+            serde_json::Value::Null
+        }
+    };
     let rows: Vec<_> = f
         .rows
         .iter()

@@ -49,7 +49,9 @@ fn svg_text(out: &mut String, title: &str, f: &Frontier) -> Drawn {
     let span = |it: &mut dyn Iterator<Item = f64>| {
         let (lo, hi) = it
             .filter(|v| v.is_finite())
-            .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| (a.min(v), b.max(v)));
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| {
+                (a.min(v), b.max(v))
+            });
         let pad = ((hi - lo) * 0.08).max(1e-3);
         (lo - pad, hi + pad)
     };
@@ -71,7 +73,9 @@ fn svg_text(out: &mut String, title: &str, f: &Frontier) -> Drawn {
         let name = f.metric.name().to_uppercase();
         chart
             .configure_mesh()
-            .x_desc(format!("{name} allowed (mean over queries; lower is fairer)"))
+            .x_desc(format!(
+                "{name} allowed (mean over queries; lower is fairer)"
+            ))
             .y_desc(format!("mean NDCG@{}", f.k))
             .x_label_formatter(&|x| format!("{x:.3}"))
             .y_label_formatter(&|y| format!("{y:.3}"))
@@ -88,7 +92,11 @@ fn svg_text(out: &mut String, title: &str, f: &Frontier) -> Drawn {
             .draw_series(LineSeries::new(line(|r| r.ndcg), REACHED.stroke_width(2)))?
             .label("best reached")
             .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], REACHED.stroke_width(2)));
-        chart.draw_series(line(|r| r.ndcg).into_iter().map(|p| Circle::new(p, 3, REACHED.filled())))?;
+        chart.draw_series(
+            line(|r| r.ndcg)
+                .into_iter()
+                .map(|p| Circle::new(p, 3, REACHED.filled())),
+        )?;
         for (point, colour, name) in [
             (f.input, INPUT, "input ranking"),
             (f.recipe, RECIPE, "default recipe"),
@@ -133,7 +141,11 @@ fn rasterise(svg: &str) -> std::result::Result<Vec<u8>, Box<dyn std::error::Erro
         }
     }
     let tree = resvg::usvg::Tree::from_str(svg, &options)?;
-    let size = tree.size().to_int_size().scale_by(2.0).ok_or("empty picture")?;
+    let size = tree
+        .size()
+        .to_int_size()
+        .scale_by(2.0)
+        .ok_or("empty picture")?;
     let mut pixmap =
         resvg::tiny_skia::Pixmap::new(size.width(), size.height()).ok_or("empty picture")?;
     pixmap.fill(resvg::tiny_skia::Color::WHITE);

@@ -53,7 +53,7 @@ mod single;
 mod table;
 mod tsv;
 
-pub use args::ReproduceArgs;
+pub use args::{DataUtility, ReproduceArgs};
 pub use frontier::FrontierArgs;
 use ppg_host::error::Result;
 
