@@ -30,11 +30,6 @@
 //! pool; only the sums per level and the query ids seen (to refuse an interrupted query)
 //! are kept.
 
-use std::collections::HashSet;
-use std::io::{BufRead, BufReader};
-use std::path::{Path, PathBuf};
-
-use clap::{Args, ValueEnum};
 use rayon::prelude::*;
 
 use ppg_core::objective::relevance::{dtr_window, eel_window, Lists, DUAL_WORK};
@@ -48,56 +43,15 @@ use ppg_host::error::{CliError, Result};
 use ppg_host::optimise::ranking_by;
 use ppg_host::threads;
 
-use crate::args::DataUtility;
+// The command's arguments and its reader, where the test and `ppg` reach them.
+pub use crate::args::{FrontierArgs, FrontierFormat};
+pub use crate::data::stream;
 use crate::data::Query;
 use crate::methods::{self, Engines, Method, Setup};
 use crate::reproduce::reference_lr;
 
 /// Queries processed at once: the memory bound of the stream.
 pub const BATCH: usize = 64;
-
-/// How `frontier` prints its table.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum FrontierFormat {
-    /// Tab-separated with a header ([`tsv`]).
-    Tsv,
-    /// One JSON object ([`json`]).
-    Json,
-}
-
-/// The arguments of `ppg frontier`.
-#[derive(Debug, Args)]
-pub struct FrontierArgs {
-    /// Protocol data file (header `qid group label ltr_grade`, as `ppg reproduce --data`).
-    pub data: PathBuf,
-    /// Fairness metric: dtr or eel (two groups).
-    #[arg(long, value_enum, default_value_t = FairnessArg::Dtr)]
-    pub metric: FairnessArg,
-    /// Sessions per query (only 1 is covered).
-    #[arg(long, default_value_t = 1)]
-    pub sessions: usize,
-    /// Fairness levels from the optimum (first) to the input's own (last), at least 2.
-    #[arg(long, default_value_t = 20)]
-    pub levels: usize,
-    /// NDCG cut-off.
-    #[arg(long, default_value_t = 10)]
-    pub k: usize,
-    /// The utility the default recipe's marker optimises.
-    #[arg(long, value_enum, default_value_t = DataUtility::Label)]
-    pub utility: DataUtility,
-    /// Seed of the recipe's marker.
-    #[arg(long, default_value_t = 0)]
-    pub seed: u64,
-    /// Table format on standard output.
-    #[arg(long, value_enum, default_value_t = FrontierFormat::Tsv)]
-    pub format: FrontierFormat,
-    /// Also draw the plot into PREFIX.svg and PREFIX.png.
-    #[arg(long, value_name = "PREFIX")]
-    pub plot: Option<PathBuf>,
-    /// Worker threads (0: one per core).
-    #[arg(long, default_value_t = 0)]
-    pub threads: usize,
-}
 
 /// One row of the table: a level and the means over the valid queries.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -408,116 +362,6 @@ impl Sums {
             recipe: (self.recipe.0 / q, self.recipe.1 / q),
         }
     }
-}
-
-/// Reads the protocol file at `path` one query at a time, calling `each` on each; the
-/// same checks as `ppg reproduce --data` (`crate::data`), with file and line.
-pub fn stream(path: &Path, mut each: impl FnMut(Query) -> Result<()>) -> Result<()> {
-    let name = path.display().to_string();
-    let file = std::fs::File::open(path)
-        .map_err(|e| CliError::input(&name, 0, format!("cannot read: {e}")))?;
-    let err = |line: usize, m: String| CliError::input(&name, line, m);
-    let mut columns = [0usize; 4];
-    let mut seen: HashSet<String> = HashSet::new();
-    let mut current: Option<(String, usize, Query)> = None;
-    let mut groups: Vec<String> = Vec::new();
-    let mut number = 0;
-    let finish = |q: Option<(String, usize, Query)>| -> Result<Option<Query>> {
-        match q {
-            Some((id, line, q)) if q.len() < 2 => Err(CliError::input(
-                &name,
-                line,
-                format!("query \"{id}\" has only one item: nothing to rank"),
-            )),
-            Some((_, _, q)) => Ok(Some(q)),
-            None => Ok(None),
-        }
-    };
-    let mut header = false;
-    for line in BufReader::new(file).lines() {
-        number += 1;
-        let line = line.map_err(|e| err(number, format!("cannot read: {e}")))?;
-        if line.trim().is_empty() {
-            continue;
-        }
-        let fields: Vec<&str> = line.split('\t').map(str::trim).collect();
-        if !header {
-            for (c, want) in ["qid", "group", "label", "ltr_grade"].iter().enumerate() {
-                columns[c] = fields
-                    .iter()
-                    .position(|f| f == want)
-                    .ok_or_else(|| err(number, format!("the header has no column \"{want}\"")))?;
-            }
-            header = true;
-            continue;
-        }
-        let field = |c: usize| {
-            fields.get(columns[c]).copied().ok_or_else(|| {
-                err(
-                    number,
-                    format!("{} fields, fewer than the header's", fields.len()),
-                )
-            })
-        };
-        let value = |c: usize| -> Result<f64> {
-            let text = field(c)?;
-            match text.parse::<f64>() {
-                Ok(v) if v.is_finite() && v >= 0.0 => Ok(v),
-                _ => Err(err(
-                    number,
-                    format!("{text:?} is not a non-negative number"),
-                )),
-            }
-        };
-        let (id, g, label, ltr) = (field(0)?, field(1)?, value(2)?, value(3)?);
-        let g = match groups.iter().position(|x| x == g) {
-            Some(p) => p,
-            None if groups.len() < 2 => {
-                groups.push(g.to_owned());
-                groups.len() - 1
-            }
-            None => {
-                return Err(err(
-                    number,
-                    format!("a third group \"{g}\": the protocol's metrics compare two groups"),
-                ))
-            }
-        };
-        if current.as_ref().map(|c| c.0.as_str()) != Some(id) {
-            if !seen.insert(id.to_owned()) {
-                return Err(err(
-                    number,
-                    format!("query \"{id}\" was interrupted: rows of a query must be contiguous"),
-                ));
-            }
-            if let Some(q) = finish(current.take())? {
-                each(q)?;
-            }
-            let empty = Query {
-                group: Vec::new(),
-                label: Vec::new(),
-                ltr: Vec::new(),
-            };
-            current = Some((id.to_owned(), number, empty));
-        }
-        let q = &mut current.as_mut().expect("set above").2;
-        if q.len() == ppg_core::MAX_ITEMS {
-            return Err(err(
-                number,
-                format!("query \"{id}\" has more than {} items", ppg_core::MAX_ITEMS),
-            ));
-        }
-        q.group.push(g as u8);
-        q.label.push(label);
-        q.ltr.push(ltr);
-    }
-    if !header {
-        return Err(err(1, "empty file: expected a header line".into()));
-    }
-    if let Some(q) = finish(current)? {
-        each(q)?;
-    }
-    Ok(())
 }
 
 /// The table as tab-separated text with a header.

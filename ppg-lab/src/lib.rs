@@ -7,7 +7,7 @@
 //!
 //! A module uses only the ones listed before it or beside it.
 //!
-//! - `args`: the arguments of `ppg reproduce` (clap derive).
+//! - `args`: the arguments of `ppg reproduce` and `ppg frontier` (clap derive).
 //! - Input: `tsv` reads the protocol's tab-separated files with a header and `data` builds
 //!   its evaluation data; `builtin` generates the small data set used without `--data`.
 //! - The baselines: [`foe`] is Fairness of Exposure (Singh & Joachims, KDD 2018) in its
