@@ -79,21 +79,10 @@ pub struct Frontier {
     pub queries: usize,
     /// The levels from the optimum to the input's own, then the row without a constraint.
     pub rows: Vec<Row>,
-    /// (mean fairness, mean NDCG@k) of the input ranking and of the default recipe.
+    /// (mean fairness, mean NDCG@k) of the input ranking.
     pub input: (f64, f64),
     /// (mean fairness, mean NDCG@k) of the default recipe (`ppg reproduce --method recipe`).
     pub recipe: (f64, f64),
-}
-
-/// One query's part of every sum: per level (and the unconstrained row last) the cap,
-/// the best reached, the bound and whether the walk finished; the two points.
-struct Part {
-    cap: Vec<f64>,
-    ndcg: Vec<f64>,
-    bound: Vec<f64>,
-    exact: Vec<bool>,
-    input: (f64, f64),
-    recipe: (f64, f64),
 }
 
 /// `ppg frontier`: the table on standard output, the plot where asked.
@@ -140,10 +129,10 @@ pub fn compute(args: &FrontierArgs) -> Result<Frontier> {
     let tables = Tables::new(ppg_core::MAX_ITEMS, RankStart::One);
     let pool = threads::pool(threads::count(args.threads))?;
     let recipe = Method::parse(methods::RECIPE).map_err(CliError::Usage)?;
-    let mut sums = Sums::new(args.levels + 1);
+    let mut sums = Frontier::zero(metric, args.k, args.levels);
     let mut batch: Vec<(usize, Query)> = Vec::with_capacity(BATCH);
     let mut flush = |batch: &mut Vec<(usize, Query)>| -> Result<()> {
-        let parts: Vec<Result<Option<Part>>> = pool.install(|| {
+        let parts: Vec<Result<Option<Frontier>>> = pool.install(|| {
             batch
                 .par_iter()
                 .with_max_len(1)
@@ -168,7 +157,7 @@ pub fn compute(args: &FrontierArgs) -> Result<Frontier> {
         Ok(())
     })?;
     flush(&mut batch)?;
-    Ok(sums.frontier(metric, args.k, args.levels))
+    Ok(sums.mean())
 }
 
 /// Query `k`'s part, `None` when the metric does not score it (`Metric::valid`).
@@ -179,7 +168,7 @@ fn query(
     recipe: &Method,
     k: usize,
     q: &Query,
-) -> Result<Option<Part>> {
+) -> Result<Option<Frontier>> {
     if !metric.valid(&q.label, &q.group) {
         return Ok(None);
     }
@@ -261,17 +250,12 @@ fn query(
     };
     let mut work = vec![0.0; DUAL_WORK * (gains[0].len() + 1) + n + 1];
     let levels = args.levels;
-    let mut part = Part {
-        cap: Vec::with_capacity(levels + 1),
-        ndcg: Vec::with_capacity(levels + 1),
-        bound: Vec::with_capacity(levels + 1),
-        exact: Vec::with_capacity(levels + 1),
-        input: (input.fairness, input.ndcg),
-        recipe: (recipe_point.fairness, recipe_point.ndcg),
-    };
-    for i in 0..=levels {
-        let (cap, (lo, hi)) = if i < levels {
-            let t = i as f64 / (levels - 1) as f64;
+    let mut part = Frontier::zero(metric, args.k, levels);
+    part.queries = 1;
+    part.input = (input.fairness, input.ndcg);
+    part.recipe = (recipe_point.fairness, recipe_point.ndcg);
+    for row in &mut part.rows {
+        let (cap, (lo, hi)) = if let Some(t) = row.level {
             let cap = optimum + t * (input.fairness - optimum).max(0.0);
             let w = window(cap).ok_or_else(|| fail(format!("no ranking within {cap}")))?;
             (cap, w)
@@ -292,75 +276,62 @@ fn query(
         } else {
             (1.0, 1.0)
         };
-        part.cap.push(cap);
-        part.ndcg.push(reached);
-        part.bound.push(bound);
-        part.exact.push(complete);
+        *row = Row {
+            fairness: cap,
+            ndcg: reached,
+            bound,
+            exact: usize::from(complete),
+            ..*row
+        };
     }
     Ok(Some(part))
 }
 
-/// The sums of the parts, per row.
-struct Sums {
-    queries: usize,
-    cap: Vec<f64>,
-    ndcg: Vec<f64>,
-    bound: Vec<f64>,
-    exact: Vec<usize>,
-    input: (f64, f64),
-    recipe: (f64, f64),
-}
-
-impl Sums {
-    fn new(rows: usize) -> Self {
-        Sums {
+impl Frontier {
+    /// Zero sums at `levels` levels and the unconstrained row; one query's values are its
+    /// frontier too, so that the sums are [`Frontier::add`]s and the means one division.
+    fn zero(metric: Metric, k: usize, levels: usize) -> Self {
+        let row = |r: usize| Row {
+            level: (r < levels).then(|| r as f64 / (levels - 1) as f64),
+            fairness: if r < levels { 0.0 } else { f64::NAN },
+            ndcg: 0.0,
+            bound: 0.0,
+            exact: 0,
+        };
+        Frontier {
+            metric,
+            k,
             queries: 0,
-            cap: vec![0.0; rows],
-            ndcg: vec![0.0; rows],
-            bound: vec![0.0; rows],
-            exact: vec![0; rows],
+            rows: (0..=levels).map(row).collect(),
             input: (0.0, 0.0),
             recipe: (0.0, 0.0),
         }
     }
 
-    fn add(&mut self, part: &Part) {
-        self.queries += 1;
-        for r in 0..self.cap.len() {
-            self.cap[r] += part.cap[r];
-            self.ndcg[r] += part.ndcg[r];
-            self.bound[r] += part.bound[r];
-            self.exact[r] += usize::from(part.exact[r]);
+    fn add(&mut self, part: &Frontier) {
+        self.queries += part.queries;
+        for (row, p) in self.rows.iter_mut().zip(&part.rows) {
+            row.fairness += p.fairness;
+            row.ndcg += p.ndcg;
+            row.bound += p.bound;
+            row.exact += p.exact;
         }
-        self.input.0 += part.input.0;
-        self.input.1 += part.input.1;
-        self.recipe.0 += part.recipe.0;
-        self.recipe.1 += part.recipe.1;
+        let sum = |a: (f64, f64), b: (f64, f64)| (a.0 + b.0, a.1 + b.1);
+        self.input = sum(self.input, part.input);
+        self.recipe = sum(self.recipe, part.recipe);
     }
 
-    fn frontier(&self, metric: Metric, k: usize, levels: usize) -> Frontier {
+    /// The sums as means over the queries (`exact` stays a count).
+    fn mean(mut self) -> Self {
         let q = self.queries.max(1) as f64;
-        let rows = (0..self.cap.len())
-            .map(|r| Row {
-                level: (r < levels).then(|| r as f64 / (levels - 1) as f64),
-                fairness: if r < levels {
-                    self.cap[r] / q
-                } else {
-                    f64::NAN
-                },
-                ndcg: self.ndcg[r] / q,
-                bound: self.bound[r] / q,
-                exact: self.exact[r],
-            })
-            .collect();
-        Frontier {
-            metric,
-            k,
-            queries: self.queries,
-            rows,
-            input: (self.input.0 / q, self.input.1 / q),
-            recipe: (self.recipe.0 / q, self.recipe.1 / q),
+        for row in &mut self.rows {
+            row.fairness /= q;
+            row.ndcg /= q;
+            row.bound /= q;
         }
+        self.input = (self.input.0 / q, self.input.1 / q);
+        self.recipe = (self.recipe.0 / q, self.recipe.1 / q);
+        self
     }
 }
 
