@@ -170,6 +170,10 @@ pub struct FrontierArgs {
     /// Seed of the recipe's marker.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
+    /// Nodes of the walk per query and level before it settles for the best found (the
+    /// core's default budget is 200000; long lists need more to be exact).
+    #[arg(long, default_value_t = 20_000_000)]
+    pub budget: u64,
     /// Table format on standard output.
     #[arg(long, value_enum, default_value_t = FrontierFormat::Tsv)]
     pub format: FrontierFormat,

@@ -32,10 +32,10 @@
 
 use rayon::prelude::*;
 
+use ppg_core::objective::bound::MAX_SEARCH_ITEMS;
 use ppg_core::objective::relevance::{dtr_window, eel_window, Lists, DUAL_WORK};
 use ppg_core::objective::{Eel, Ndcg, RankStart};
 use ppg_core::recipe::cost::EeScore;
-use ppg_core::recipe::relevance::WALK_BUDGET;
 use ppg_core::{seed, Dims, PlConfig, Ppg, TrainConfig};
 use ppg_host::arg::FairnessArg;
 use ppg_host::cost::{evaluate, Metric, Tables};
@@ -248,6 +248,7 @@ fn query(
             }
         }
     };
+    let floor = ndcg.value(&witness, 1) * ideal;
     let mut work = vec![0.0; DUAL_WORK * (gains[0].len() + 1) + n + 1];
     let levels = args.levels;
     let mut part = Frontier::zero(metric, args.k, levels);
@@ -263,9 +264,15 @@ fn query(
             // Every exposure group 0 can get (finite: the dual multiplies its edges).
             (f64::NAN, (-1.0, total + 1.0))
         };
+        // The optimum's witness is at every level: its DCG is a floor a ranking reaches,
+        // so a walk cut by its budget never reports less.
         let (best, complete) = lists
-            .single(lo, hi, -1.0, WALK_BUDGET, &mut work, None)
-            .ok_or_else(|| fail("the walk refused the list".into()))?;
+            .single(lo, hi, floor, args.budget, &mut work, None)
+            .ok_or_else(|| {
+                fail(format!(
+                    "{n} items: the walk takes at most {MAX_SEARCH_ITEMS}"
+                ))
+            })?;
         let dual = lists
             .dual(1, lo, hi, &mut work)
             .ok_or_else(|| fail(format!("no ranking within {cap}")))?;

@@ -720,7 +720,9 @@ ranking's own fairness (right), the best mean NDCG@10 any ranking that fair reac
 exact where the `exact` column counts every query) and the Lagrangian bound on it (grey);
 the input ranking by LTR grade (red) and the default recipe on true labels (green). The
 x axis is the mean over queries of each query's fairness cap; fairness and NDCG are the
-protocol's evaluation (true labels, EEL on 2 levels). See docs/cli.md, `ppg frontier`.
+protocol's evaluation (true labels, EEL on 2 levels). The recipe may sit a hair right of
+the first level (its certificate's tolerance, 1e-8 a query) and above it: docs/cli.md,
+`ppg frontier`, says by how much.
 
 ![TREC 2019 DTR](frontier-trec2019-dtr.svg)
 

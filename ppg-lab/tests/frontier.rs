@@ -22,6 +22,7 @@ fn args(data: &Path, metric: FairnessArg, levels: usize) -> FrontierArgs {
         k: 10,
         utility: DataUtility::Label,
         seed: 0,
+        budget: 200_000,
         format: FrontierFormat::Tsv,
         plot: None,
         threads: 1,
