@@ -5,8 +5,8 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use ppg_host::trec_run::RunFormat;
-pub use ppg_lab::ReproduceArgs;
 pub use ppg_lab::{EeMeasureArg, FairnessArg, ProgressArg};
+pub use ppg_lab::{FrontierArgs, ReproduceArgs};
 
 /// Fair re-ranking by Probabilistic Permutation Graph (PPG) search.
 #[derive(Debug, Parser)]
@@ -22,6 +22,9 @@ pub enum Command {
     Rerank(RerankArgs),
     /// Run the paper's experimental protocol and print its tables.
     Reproduce(ReproduceArgs),
+    /// What fairness costs in relevance: the best mean NDCG@k at each fairness level, its
+    /// bound, the input ranking and the default recipe (table and plot).
+    Frontier(FrontierArgs),
 }
 
 /// What `rerank` minimises.

@@ -9,7 +9,8 @@
 //! command.
 //!
 //! - `cli`: the arguments (clap derive; `ppg reproduce`'s are `ppg_lab`'s), and `main`
-//!   dispatches on them: `ppg rerank` to `rerank`, `ppg reproduce` to `ppg_lab::run`.
+//!   dispatches on them: `ppg rerank` to `rerank`, `ppg reproduce` to `ppg_lab::run`,
+//!   `ppg frontier` to `ppg_lab::frontier::run`.
 //!   Dispatch happens here and nowhere else.
 //! - Where things go: `destination` decides before anything is read where `-o` and
 //!   `--report` write (a file replaced whole, a device written directly, never the input,
@@ -38,6 +39,7 @@ fn main() -> ExitCode {
     let outcome = match &cli.command {
         Command::Rerank(args) => rerank::run(args),
         Command::Reproduce(args) => ppg_lab::run(args),
+        Command::Frontier(args) => ppg_lab::frontier::run(args),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,5 +1,5 @@
-//! The arguments of `ppg reproduce` (clap derive), which the `ppg` binary takes as its
-//! `reproduce` subcommand.
+//! The arguments of `ppg reproduce` and `ppg frontier` (clap derive), which the `ppg`
+//! binary takes as its `reproduce` and `frontier` subcommands.
 
 use std::path::PathBuf;
 
@@ -88,6 +88,7 @@ pub enum DataUtility {
 }
 
 impl DataUtility {
+    /// The name `--utility` takes.
     pub fn name(self) -> &'static str {
         match self {
             DataUtility::Label => "label",
@@ -206,4 +207,51 @@ pub struct ReproduceArgs {
     /// Runs per point of the sweep in --all.
     #[arg(long, default_value_t = 1, requires = "all")]
     pub sweep_runs: usize,
+}
+
+/// How `frontier` prints its table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum FrontierFormat {
+    /// Tab-separated with a header (`frontier::tsv`).
+    Tsv,
+    /// One JSON object (`frontier::json`).
+    Json,
+}
+
+/// The arguments of `ppg frontier`.
+#[derive(Debug, Args)]
+pub struct FrontierArgs {
+    /// Protocol data file (header `qid group label ltr_grade`, as `ppg reproduce --data`).
+    pub data: PathBuf,
+    /// Fairness metric: dtr or eel (two groups).
+    #[arg(long, value_enum, default_value_t = FairnessArg::Dtr)]
+    pub metric: FairnessArg,
+    /// Sessions per query (only 1 is covered).
+    #[arg(long, default_value_t = 1)]
+    pub sessions: usize,
+    /// Fairness levels from the optimum (first) to the input's own (last), at least 2.
+    #[arg(long, default_value_t = 20)]
+    pub levels: usize,
+    /// NDCG cut-off.
+    #[arg(long, default_value_t = 10)]
+    pub k: usize,
+    /// The utility the default recipe's marker optimises.
+    #[arg(long, value_enum, default_value_t = DataUtility::Label)]
+    pub utility: DataUtility,
+    /// Seed of the recipe's marker.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Nodes of the walk per query and level before it settles for the best found (the
+    /// core's default budget is 200000; long lists need more to be exact).
+    #[arg(long, default_value_t = 20_000_000)]
+    pub budget: u64,
+    /// Table format on standard output.
+    #[arg(long, value_enum, default_value_t = FrontierFormat::Tsv)]
+    pub format: FrontierFormat,
+    /// Also draw the plot into PREFIX.svg and PREFIX.png.
+    #[arg(long, value_name = "PREFIX")]
+    pub plot: Option<PathBuf>,
+    /// Worker threads (0: one per core).
+    #[arg(long, default_value_t = 0)]
+    pub threads: usize,
 }

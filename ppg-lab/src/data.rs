@@ -1,7 +1,9 @@
-//! The protocol's evaluation data (`ppg reproduce --data`); the input of `ppg rerank` is
+//! The protocol's evaluation data (`ppg reproduce --data`, read whole; `ppg frontier`,
+//! streamed); the input of `ppg rerank` is
 //! `ppg_host::rerank_input`.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
+use std::io::{BufRead, BufReader};
 use std::path::Path;
 
 use crate::tsv::{GroupIds, Tsv};
@@ -100,6 +102,116 @@ fn check_lengths<'a>(
                 ),
             ));
         }
+    }
+    Ok(())
+}
+
+/// Reads the protocol file at `path` one query at a time, calling `each` on each; the
+/// same checks as `ppg reproduce --data` (`crate::data`), with file and line.
+pub fn stream(path: &Path, mut each: impl FnMut(Query) -> Result<()>) -> Result<()> {
+    let name = path.display().to_string();
+    let file = std::fs::File::open(path)
+        .map_err(|e| Error::input(&name, 0, format!("cannot read: {e}")))?;
+    let err = |line: usize, m: String| Error::input(&name, line, m);
+    let mut columns = [0usize; 4];
+    let mut seen: HashSet<String> = HashSet::new();
+    let mut current: Option<(String, usize, Query)> = None;
+    let mut groups: Vec<String> = Vec::new();
+    let mut number = 0;
+    let finish = |q: Option<(String, usize, Query)>| -> Result<Option<Query>> {
+        match q {
+            Some((id, line, q)) if q.len() < 2 => Err(Error::input(
+                &name,
+                line,
+                format!("query \"{id}\" has only one item: nothing to rank"),
+            )),
+            Some((_, _, q)) => Ok(Some(q)),
+            None => Ok(None),
+        }
+    };
+    let mut header = false;
+    for line in BufReader::new(file).lines() {
+        number += 1;
+        let line = line.map_err(|e| err(number, format!("cannot read: {e}")))?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let fields: Vec<&str> = line.split('\t').map(str::trim).collect();
+        if !header {
+            for (c, want) in ["qid", "group", "label", "ltr_grade"].iter().enumerate() {
+                columns[c] = fields
+                    .iter()
+                    .position(|f| f == want)
+                    .ok_or_else(|| err(number, format!("the header has no column \"{want}\"")))?;
+            }
+            header = true;
+            continue;
+        }
+        let field = |c: usize| {
+            fields.get(columns[c]).copied().ok_or_else(|| {
+                err(
+                    number,
+                    format!("{} fields, fewer than the header's", fields.len()),
+                )
+            })
+        };
+        let value = |c: usize| -> Result<f64> {
+            let text = field(c)?;
+            match text.parse::<f64>() {
+                Ok(v) if v.is_finite() && v >= 0.0 => Ok(v),
+                _ => Err(err(
+                    number,
+                    format!("{text:?} is not a non-negative number"),
+                )),
+            }
+        };
+        let (id, g, label, ltr) = (field(0)?, field(1)?, value(2)?, value(3)?);
+        let g = match groups.iter().position(|x| x == g) {
+            Some(p) => p,
+            None if groups.len() < 2 => {
+                groups.push(g.to_owned());
+                groups.len() - 1
+            }
+            None => {
+                return Err(err(
+                    number,
+                    format!("a third group \"{g}\": the protocol's metrics compare two groups"),
+                ))
+            }
+        };
+        if current.as_ref().map(|c| c.0.as_str()) != Some(id) {
+            if !seen.insert(id.to_owned()) {
+                return Err(err(
+                    number,
+                    format!("query \"{id}\" was interrupted: rows of a query must be contiguous"),
+                ));
+            }
+            if let Some(q) = finish(current.take())? {
+                each(q)?;
+            }
+            let empty = Query {
+                group: Vec::new(),
+                label: Vec::new(),
+                ltr: Vec::new(),
+            };
+            current = Some((id.to_owned(), number, empty));
+        }
+        let q = &mut current.as_mut().expect("set above").2;
+        if q.len() == ppg_core::MAX_ITEMS {
+            return Err(err(
+                number,
+                format!("query \"{id}\" has more than {} items", ppg_core::MAX_ITEMS),
+            ));
+        }
+        q.group.push(g as u8);
+        q.label.push(label);
+        q.ltr.push(ltr);
+    }
+    if !header {
+        return Err(err(1, "empty file: expected a header line".into()));
+    }
+    if let Some(q) = finish(current)? {
+        each(q)?;
     }
     Ok(())
 }

@@ -7,7 +7,7 @@
 //!
 //! A module uses only the ones listed before it or beside it.
 //!
-//! - `args`: the arguments of `ppg reproduce` (clap derive).
+//! - `args`: the arguments of `ppg reproduce` and `ppg frontier` (clap derive).
 //! - Input: `tsv` reads the protocol's tab-separated files with a header and `data` builds
 //!   its evaluation data; `builtin` generates the small data set used without `--data`.
 //! - The baselines: [`foe`] is Fairness of Exposure (Singh & Joachims, KDD 2018) in its
@@ -27,7 +27,8 @@
 //!   session sweep as SVG.
 //! - Commands: `single` runs the grid on one data set and prints it; `report` runs
 //!   everything and writes `results.md` and the figures (`ppg_host::output`, whole or not
-//!   at all), with `report_trec`'s section on the TREC Fair Ranking measures.
+//!   at all), with `report_trec`'s section on the TREC Fair Ranking measures; `frontier`
+//!   is `ppg frontier` (fairness against relevance, streamed), drawn by `frontier_plot`.
 //!
 //! Data flow: protocol file -> `data` -> `reproduce` (per cell, tasks into `methods` ->
 //! `ppg_host::optimise` -> `ppg_host::cost`) -> `table` or `report`.
@@ -39,6 +40,8 @@ mod builtin;
 mod data;
 mod floor;
 pub mod foe;
+pub mod frontier;
+mod frontier_plot;
 mod methods;
 mod plot;
 mod published;
@@ -50,7 +53,8 @@ mod single;
 mod table;
 mod tsv;
 
-pub use args::{EeMeasureArg, FairnessArg, ProgressArg, ReproduceArgs};
+pub use args::{DataUtility, EeMeasureArg, FairnessArg, ProgressArg, ReproduceArgs};
+pub use frontier::FrontierArgs;
 use ppg_host::error::Result;
 
 /// `ppg reproduce`: with `--all`, everything into `results.md` and the figures; else the

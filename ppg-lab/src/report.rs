@@ -345,6 +345,7 @@ fn markdown(args: &ReproduceArgs, methods: &[Method], sections: &[Section]) -> S
             sweep_table(w, s, utility, &args.sweep);
         }
     }
+    let _ = writeln!(w, "{}\n", FRONTIER.trim());
     let all: Vec<(&str, Vec<&Cell>)> = sections
         .iter()
         .map(|s| (s.title, s.cells.iter().chain(&s.sweep).collect()))
@@ -707,3 +708,27 @@ const NOTES: &str = "
   difference between a row and the bound is how far the optimiser is from the optimum;
   with LTR grades the rows optimise another utility than the one evaluated, so the bound
   is not theirs to reach.";
+
+/// The section on `ppg frontier`'s figures, which `scripts/frontier` draws (the command
+/// streams its own data and takes no part in the grid above).
+const FRONTIER: &str = "
+## What fairness costs in relevance (the frontier)
+
+`ppg frontier` at one session, drawn by `scripts/frontier` (`docs/frontier-*.tsv` holds
+the numbers): for 20 fairness levels from each query's exact optimum (left) to the input
+ranking's own fairness (right), the best mean NDCG@10 any ranking that fair reaches (blue,
+exact where the `exact` column counts every query) and the Lagrangian bound on it (grey);
+the input ranking by LTR grade (red) and the default recipe on true labels (green). The
+x axis is the mean over queries of each query's fairness cap; fairness and NDCG are the
+protocol's evaluation (true labels, EEL on 2 levels). The recipe may sit a hair right of
+the first level (its certificate's tolerance, 1e-8 a query) and above it: docs/cli.md,
+`ppg frontier`, says by how much.
+
+![TREC 2019 DTR](frontier-trec2019-dtr.svg)
+
+![TREC 2019 EEL](frontier-trec2019-eel.svg)
+
+![TREC 2020 DTR](frontier-trec2020-dtr.svg)
+
+![TREC 2020 EEL](frontier-trec2020-eel.svg)
+";
