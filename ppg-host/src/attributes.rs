@@ -249,7 +249,7 @@ impl AttributeSpec {
             let known = table.levels[a].len();
             // Marginals are read with the unknown level last; a background without it.
             let unknown = if marginals {
-                v.get(v.len() - 1).copied().unwrap_or(0.0)
+                v.last().copied().unwrap_or(0.0)
             } else {
                 0.0
             };
@@ -321,6 +321,7 @@ impl QueryAttributes {
         let (mut out_l, mut out_w) = (Vec::new(), Vec::new());
         for &item in items {
             let entries = t.items.get(item);
+            #[allow(clippy::needless_range_loop)]
             for a in 0..k {
                 if let Some(entries) = entries {
                     let mine = entries.iter().filter(|e| usize::from(e.0) == a);
