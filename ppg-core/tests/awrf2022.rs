@@ -72,7 +72,7 @@ fn score(
         vec![0u32; c],
         vec![0.0; c],
         vec![0u32; n + 1],
-        vec![0.0; 2 * c],
+        vec![0.0; 4 * c + n],
     );
     let mut discount = vec![0.0; n];
     Awrf::discount(&mut discount);

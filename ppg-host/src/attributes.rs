@@ -402,7 +402,7 @@ pub fn metric<'a>(
     scratch.cell.resize(c, 0);
     scratch.value.resize(c, 0.0);
     scratch.item.resize(n + 1, 0);
-    scratch.cells.resize(2 * c, 0.0);
+    scratch.cells.resize(4 * c + n, 0.0);
     let work = Work2022 {
         key: &mut scratch.key,
         cell: &mut scratch.cell,

@@ -33,6 +33,7 @@ pub use super::awrf2022_target::{unknown_row, Attributes, Target2022, Unknown};
 use super::exposure::{check_finite, check_items, checked_prefix, shape_ok};
 use super::{AwrfCost, AwrfReport, Objective};
 use crate::Error;
+use core::f64::consts::LN_2;
 
 /// The most contributions (item, reachable cell) a query may have: each is a few bytes of
 /// the caller's scratch, and a list that reaches more cells asks for soft rows over too
@@ -54,7 +55,9 @@ pub struct Work2022<'w> {
     pub value: &'w mut [f64],
     /// `n + 1`: where each item's contributions start.
     pub item: &'w mut [u32],
-    /// `2 c`: per cell, the normalised target and the ranking's mass.
+    /// `4 c + n`: per cell, the normalised target, the ranking's mass, the log of that
+    /// mass and the log of the value of the one contribution that reaches it (NaN where
+    /// several do); then the log of each position's attention.
     pub cells: &'w mut [f64],
 }
 
@@ -134,7 +137,7 @@ impl<'a> Awrf2022<'a> {
             (work.cell.len(), c),
             (work.value.len(), c),
             (work.item.len(), n + 1),
-            (work.cells.len(), 2 * c),
+            (work.cells.len(), 4 * c + n),
         ];
         if let Some(&(found, expected)) = short.iter().find(|(f, e)| f < e) {
             return Err(Error::LengthMismatch { expected, found });
@@ -162,6 +165,7 @@ impl<'a> Awrf2022<'a> {
             ));
         }
         me.fill_target(attrs, &target)?;
+        me.fill_logs();
         Ok(me)
     }
 
@@ -276,6 +280,30 @@ impl<'a> Awrf2022<'a> {
         Ok(())
     }
 
+    /// The logs a cost reads so that a cell one item reaches alone, or one the target
+    /// gives nothing, takes no logarithm: most cells, where the attributes have many
+    /// levels. The divergence's term `p ln p + q ln q - (p+q) ln((p+q)/2)` is `p ln 2`
+    /// where `q = 0`; where one item reaches the cell, `ln p` is the log of its value plus
+    /// that of its position's attention, less the log of the ranking's whole mass.
+    fn fill_logs(&mut self) {
+        let (cells, n) = (self.cells, self.utility.len());
+        let c = self.work.item[n] as usize;
+        let rest = &mut self.work.cells[3 * cells..];
+        let (lnv, lnd) = rest.split_at_mut(cells);
+        lnv.fill(f64::INFINITY);
+        for (&cell, &v) in self.work.cell[..c].iter().zip(&self.work.value[..c]) {
+            let slot = &mut lnv[cell as usize];
+            *slot = if *slot == f64::INFINITY {
+                libm::log(v)
+            } else {
+                f64::NAN
+            };
+        }
+        for (slot, &d) in lnd[..n].iter_mut().zip(self.discount) {
+            *slot = libm::log(d);
+        }
+    }
+
     /// AWRF, NDCG and their product of `ranking`, averaged over sessions; `None` when
     /// `ranking` is not `sessions >= 1` blocks of `n` ids below `n`.
     pub fn report(&mut self, ranking: &[u16], sessions: usize) -> Option<AwrfReport> {
@@ -290,8 +318,10 @@ impl<'a> Awrf2022<'a> {
         };
         let cells = self.cells;
         for block in ranking.chunks_exact(n) {
-            let (q, p) = self.work.cells.split_at_mut(cells);
-            let p = &mut p[..cells];
+            let (q, rest) = self.work.cells.split_at_mut(cells);
+            let (p, rest) = rest.split_at_mut(cells);
+            let (lp, rest) = rest.split_at_mut(cells);
+            let (lnv, lnd) = rest.split_at(cells);
             p.fill(0.0);
             let mut dcg = 0.0;
             for (r, &item) in block.iter().enumerate() {
@@ -302,16 +332,25 @@ impl<'a> Awrf2022<'a> {
                 }
                 let (a, b) = (self.work.item[i] as usize, self.work.item[i + 1] as usize);
                 for (&cell, &v) in self.work.cell[a..b].iter().zip(&self.work.value[a..b]) {
-                    p[cell as usize] += d * v;
+                    let cell = cell as usize;
+                    p[cell] += d * v;
+                    lp[cell] = lnd[r] + lnv[cell];
                 }
             }
             let mass: f64 = p.iter().sum();
+            let ln_mass = libm::log(mass);
             // 0.5 [sum p ln p + sum q ln q - sum (p+q) ln((p+q)/2)] on the reachable
-            // cells, and 0.5 ln 2 per unit of target off them.
-            let mut js = self.qlogq + self.rest * core::f64::consts::LN_2;
-            for (&pm, &qv) in p.iter().zip(q.iter()) {
+            // cells, and 0.5 ln 2 per unit of target off them (`fill_logs`).
+            let mut js = self.qlogq + self.rest * LN_2;
+            for (((&pm, &qv), &lpm), &private) in p.iter().zip(q.iter()).zip(lp.iter()).zip(lnv) {
                 let pv = pm / mass;
-                js += xlogx(pv) - 2.0 * xlogx(0.5 * (pv + qv));
+                js += if qv == 0.0 {
+                    pv * LN_2
+                } else if pv > 0.0 && private.is_finite() && lpm.is_finite() {
+                    pv * (lpm - ln_mass) - 2.0 * xlogx(0.5 * (pv + qv))
+                } else {
+                    xlogx(pv) - 2.0 * xlogx(0.5 * (pv + qv))
+                };
             }
             let awrf = 1.0 - 0.5 * js;
             let ndcg = dcg / self.ideal;
