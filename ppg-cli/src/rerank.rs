@@ -446,7 +446,7 @@ fn check_method(args: &RerankArgs) -> Result<()> {
         return Ok(());
     }
     let what = match (args.metric, args.intra) {
-        (MetricArg::Ee | MetricArg::Awrf | MetricArg::NdcgMix, _) => {
+        (MetricArg::Ee | MetricArg::Awrf | MetricArg::Awrf2022 | MetricArg::NdcgMix, _) => {
             let metric = args.metric.to_possible_value().expect("a listed value");
             format!("not --metric {}", metric.get_name())
         }
