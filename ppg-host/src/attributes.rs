@@ -9,6 +9,10 @@
 //! item listed under some attribute but not another is unknown in that one; an item not
 //! listed at all has no alignment and is dropped with its attention, as TREC 2022's
 //! `qr_awrf` dropped pages it had no alignment for.
+//!
+//! The file is about 510 lines: the files' readers, the spec they make and the query's
+//! rows built from it are one format, read together; its tests are
+//! `ppg-host/tests/attributes.rs`.
 
 use std::collections::HashMap;
 use std::io::BufRead;
