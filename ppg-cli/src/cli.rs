@@ -39,6 +39,9 @@ pub enum MetricArg {
     Ee,
     /// 1 - AWRF x NDCG as TREC Fair Ranking 2021 scored a ranking.
     Awrf,
+    /// 1 - AWRF x NDCG as TREC Fair Ranking 2022 scored a ranking: soft attributes with
+    /// unknowns, from --attributes.
+    Awrf2022,
     /// A fairness metric (--mix-fairness) plus --mix-weight x (1 - NDCG@k).
     NdcgMix,
 }
@@ -269,6 +272,25 @@ pub struct RerankArgs {
     /// [default: the whole list]
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=65_535))]
     pub awrf_depth: Option<u32>,
+    /// The items' attributes for --metric awrf2022: a file of `item attribute level
+    /// weight` lines (level `@UNKNOWN`: unknown mass; an item missing from an attribute is
+    /// unknown in it, one missing from the file is dropped with its attention)
+    #[arg(long, value_name = "FILE")]
+    pub attributes: Option<PathBuf>,
+    /// Backgrounds of --metric awrf2022's target: `attribute level weight` lines; the
+    /// target is the relevant items' mean alignment averaged 50/50 with them, as TREC 2022
+    /// built it [default: no background]
+    #[arg(long, value_name = "FILE", conflicts_with = "attribute_target")]
+    pub attribute_background: Option<PathBuf>,
+    /// A given target for --metric awrf2022: `attribute level weight` lines, a marginal
+    /// for every attribute; the joint target is their product
+    #[arg(long, value_name = "FILE")]
+    pub attribute_target: Option<PathBuf>,
+    /// An attribute's unknown policy for --metric awrf2022, NAME=level|drop|uniform
+    /// (repeatable): level keeps unknown as a level of its own (TREC 2022), drop leaves it
+    /// out (TREC 2021), uniform spreads it over the known levels [default: level]
+    #[arg(long, value_name = "NAME=POLICY")]
+    pub attribute_unknown: Vec<String>,
     /// Browsing model of --metric ee.
     #[arg(long, value_enum, default_value_t = BrowseArg::Cascade)]
     pub browse: BrowseArg,

@@ -20,6 +20,7 @@ use crate::cli::{
 };
 use crate::destination;
 use crate::streams::{self, Output};
+use ppg_host::attributes::{AttributeSpec, AttributeTable, LineError, TargetSpec, Unknown};
 use ppg_host::budget::{self, Budget};
 use ppg_host::cost::{CostSpec, Metric};
 use ppg_host::error::{Error, Result};
@@ -97,6 +98,7 @@ pub fn run(args: &RerankArgs) -> Result<()> {
     }
     // Tables for the longest list the engine takes: a query reads its first n entries,
     // so results do not depend on which other queries the file holds.
+    let attributes = attribute_spec(args, spec.cost.metric)?;
     let reranker = Reranker::new(spec, ppg_core::MAX_ITEMS);
     let mut reader = Reader::new(streams::open_input(&args.input)?, max_groups, why, longest)
         .map_err(located)?;
@@ -158,7 +160,7 @@ pub fn run(args: &RerankArgs) -> Result<()> {
         read,
         pipeline::WINDOW_PER_THREAD * threads,
         &pool,
-        |task| rerank_one(task, &path, &reranker, &budget),
+        |task| rerank_one(task, &path, &reranker, attributes.as_ref(), &budget),
         |task, r| {
             let q = &task.query;
             if args.verbose && r.is_undefined() {
@@ -302,7 +304,13 @@ fn task(c: &Checks, index: usize, mut query: Query, groups: &[String]) -> Result
 /// Re-ranks one query ([`Reranker::rerank_alone`]) once the budget holds its engine.
 /// A cost that is not finite for some ranking is a property of the query's utilities:
 /// bad input at the query's lines.
-fn rerank_one(task: &Task, path: &str, reranker: &Reranker, budget: &Budget) -> Result<Reranked> {
+fn rerank_one(
+    task: &Task,
+    path: &str,
+    reranker: &Reranker,
+    attributes: Option<&AttributeSpec>,
+    budget: &Budget,
+) -> Result<Reranked> {
     let q = &task.query;
     let rows = Rows {
         score: &q.score,
@@ -314,31 +322,37 @@ fn rerank_one(task: &Task, path: &str, reranker: &Reranker, budget: &Budget) -> 
         pause::at("optimising");
         permit
     });
-    reranker
-        .rerank_alone(&rows, reranker.seed(task.index))
-        .map_err(|e| match e {
-            Failure::Exact(e) => Error::Failed(format!("query \"{}\": {e}", q.qid)),
-            Failure::Allocation { bytes, error } => Error::Failed(format!(
-                "query {}: cannot allocate its engine's {} MiB: {error} (lower --memory or \
+    let seed = reranker.seed(task.index);
+    match attributes {
+        Some(a) => {
+            let items: Vec<&str> = q.items.iter().map(String::as_str).collect();
+            ppg_host::attributes::rerank_alone(reranker, a, &rows, &items, seed)
+        }
+        None => reranker.rerank_alone(&rows, seed),
+    }
+    .map_err(|e| match e {
+        Failure::Exact(e) => Error::Failed(format!("query \"{}\": {e}", q.qid)),
+        Failure::Allocation { bytes, error } => Error::Failed(format!(
+            "query {}: cannot allocate its engine's {} MiB: {error} (lower --memory or \
                  --threads, or free memory)",
-                quoted(&q.qid),
-                bytes.div_ceil(1 << 20)
-            )),
-            Failure::Core(ppg_core::Error::NotFinite { .. }) => Error::input(
-                path,
-                q.lines[0],
-                format!(
-                    "query {} (lines {}-{}): its {} cost is not finite for some ranking: its \
+            quoted(&q.qid),
+            bytes.div_ceil(1 << 20)
+        )),
+        Failure::Core(ppg_core::Error::NotFinite { .. }) => Error::input(
+            path,
+            q.lines[0],
+            format!(
+                "query {} (lines {}-{}): its {} cost is not finite for some ranking: its \
                      groups' utilities are too far apart in size",
-                    quoted(&q.qid),
-                    q.lines[0],
-                    q.lines[q.len() - 1],
-                    reranker.spec().cost.metric.name().to_uppercase()
-                ),
+                quoted(&q.qid),
+                q.lines[0],
+                q.lines[q.len() - 1],
+                reranker.spec().cost.metric.name().to_uppercase()
             ),
-            Failure::Engine(e) => Error::Failed(format!("engine: {e}")),
-            Failure::Core(e) => Error::Failed(format!("query {}: {e}", quoted(&q.qid))),
-        })
+        ),
+        Failure::Engine(e) => Error::Failed(format!("engine: {e}")),
+        Failure::Core(e) => Error::Failed(format!("query {}: {e}", quoted(&q.qid))),
+    })
 }
 
 fn write_query(
@@ -432,7 +446,7 @@ fn check_method(args: &RerankArgs) -> Result<()> {
         return Ok(());
     }
     let what = match (args.metric, args.intra) {
-        (MetricArg::Ee | MetricArg::Awrf | MetricArg::NdcgMix, _) => {
+        (MetricArg::Ee | MetricArg::Awrf | MetricArg::Awrf2022 | MetricArg::NdcgMix, _) => {
             let metric = args.metric.to_possible_value().expect("a listed value");
             format!("not --metric {}", metric.get_name())
         }
@@ -466,6 +480,70 @@ fn spec(args: &RerankArgs) -> Result<RerankSpec> {
     })
 }
 
+/// TREC 2022's AWRF's side data (`--attributes` and the flags beside it), read once;
+/// `None` for another metric, which refuses them.
+fn attribute_spec(args: &RerankArgs, metric: Metric) -> Result<Option<AttributeSpec>> {
+    let used = args.attributes.is_some()
+        || args.attribute_background.is_some()
+        || args.attribute_target.is_some()
+        || !args.attribute_unknown.is_empty();
+    if metric != Metric::Awrf2022 {
+        if used {
+            return Err(Error::Usage(
+                "--attributes, --attribute-background, --attribute-target and \
+                 --attribute-unknown are for --metric awrf2022"
+                    .into(),
+            ));
+        }
+        return Ok(None);
+    }
+    let Some(path) = &args.attributes else {
+        return Err(Error::Usage(
+            "--metric awrf2022 needs --attributes FILE".into(),
+        ));
+    };
+    let at = |flag: &str, p: &std::path::Path, (line, message): LineError| {
+        Error::input(&p.display().to_string(), line, format!("{flag}: {message}"))
+    };
+    let open =
+        |p: &std::path::Path| -> Result<_> { Ok(std::io::BufReader::new(streams::open_input(p)?)) };
+    let mut table = AttributeTable::read(open(path)?).map_err(|e| at("--attributes", path, e))?;
+    let target = match (&args.attribute_background, &args.attribute_target) {
+        (_, Some(p)) => TargetSpec::Marginals(
+            table
+                .read_per_attribute(open(p)?, true)
+                .map_err(|e| at("--attribute-target", p, e))?,
+        ),
+        (Some(p), None) => TargetSpec::Trec(
+            table
+                .read_per_attribute(open(p)?, false)
+                .map_err(|e| at("--attribute-background", p, e))?,
+        ),
+        (None, None) => TargetSpec::Trec(Vec::new()),
+    };
+    let mut policy = vec![Unknown::Level; table.names.len()];
+    for given in &args.attribute_unknown {
+        let bad = |why: &str| Error::Usage(format!("--attribute-unknown {given:?}: {why}"));
+        let (name, p) = given
+            .split_once('=')
+            .ok_or_else(|| bad("expected NAME=level|drop|uniform"))?;
+        let a = table
+            .names
+            .iter()
+            .position(|n| n == name)
+            .ok_or_else(|| bad("no such attribute in --attributes"))?;
+        policy[a] = match p {
+            "level" => Unknown::Level,
+            "drop" => Unknown::Drop,
+            "uniform" => Unknown::Uniform,
+            _ => return Err(bad("the policy is level, drop or uniform")),
+        };
+    }
+    AttributeSpec::new(table, policy, target)
+        .map(Some)
+        .map_err(|m| Error::Usage(format!("--metric awrf2022's target: {m}")))
+}
+
 fn rank_start(arg: RankStartArg) -> RankStart {
     match arg {
         RankStartArg::One => RankStart::One,
@@ -482,6 +560,7 @@ fn cost_spec(args: &RerankArgs) -> Result<CostSpec> {
         MetricArg::Eel => (Metric::Eel, None),
         MetricArg::Ee => (Metric::Ee, None),
         MetricArg::Awrf => (Metric::Awrf, None),
+        MetricArg::Awrf2022 => (Metric::Awrf2022, None),
         MetricArg::NdcgMix => {
             if !(args.mix_weight.is_finite() && args.mix_weight >= 0.0) {
                 return Err(Error::Usage(

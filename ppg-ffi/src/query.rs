@@ -292,7 +292,9 @@ pub(crate) fn cost_tables(
             };
             (tables, &mut [])
         }
-        Metric::Ee => {
+        // The C API names no AWRF 2022 (its attributes are side data the C request does
+        // not carry yet); `Cost::new` refuses it.
+        Metric::Ee | Metric::Awrf2022 => {
             let tables = Tables {
                 exposure: &[],
                 discount: &[],

@@ -24,6 +24,11 @@ pub fn max_groups(metric: Metric) -> (usize, &'static str) {
             ppg_core::objective::MAX_GROUPS,
             "expected exposure and AWRF take at most 16 groups",
         ),
+        // Its attributes come from --attributes; a group column is read but not scored.
+        Metric::Awrf2022 => (
+            ppg_core::objective::MAX_GROUPS,
+            "a file takes at most 16 groups",
+        ),
     }
 }
 
@@ -32,7 +37,7 @@ pub fn max_groups(metric: Metric) -> (usize, &'static str) {
 pub fn scratch(spec: &CostSpec, n: usize) -> Vec<f64> {
     match spec.metric {
         Metric::Ee => vec![0.0; ppg_core::recipe::cost::SCRATCH_PER_ITEM * n],
-        Metric::Dtr | Metric::Eel | Metric::Awrf => Vec::new(),
+        Metric::Dtr | Metric::Eel | Metric::Awrf | Metric::Awrf2022 => Vec::new(),
     }
 }
 
@@ -169,6 +174,8 @@ pub fn evaluate(
                 .report(ranking, sessions)
                 .map_or(f64::NAN, |r| r.product)
         }
+        // The protocol's data carry no attributes.
+        Metric::Awrf2022 => f64::NAN,
     };
     let ndcg = Ndcg::new(label, 10, &tables.discount)?.value(ranking, sessions);
     Ok(Eval { fairness, ndcg })

@@ -27,6 +27,9 @@
 //!   ones killed runs left; [`interrupt`] removes them on SIGINT, SIGTERM and SIGHUP once
 //!   a front end that owns the process's signals calls [`interrupt::install`] (the
 //!   Python extension leaves them to the interpreter).
+//! - [`attributes`]: TREC 2022's AWRF from the host's side: the per-item attribute table,
+//!   the unknown policies and the target read once per request, each query's rows laid out
+//!   for the core, and one query re-ranked under it.
 //! - [`trec_run`]: the run-file formats of the TREC Fair Ranking tracks' evaluators.
 //! - [`error`]: the one error type of a run (its kinds; the exit status of each is the
 //!   `ppg` binary's); [`arg`]: parsing the command lines' single-precision numbers (the
@@ -36,6 +39,7 @@
 #![deny(missing_docs)]
 
 pub mod arg;
+pub mod attributes;
 pub mod budget;
 pub mod cost;
 pub mod error;

@@ -19,6 +19,7 @@
 //!   of the tables (PPG and PL through `ppg_host::optimise`, FOE, the bound, baselines)
 //!   and how it turns a query into rankings; `floor` checks that no row is below the
 //!   bound.
+//! - `shapes_attributes` generates queries for TREC 2022's AWRF (eight soft attributes, unknowns, an unfair input)
 //! - `shapes` generates production-shaped queries (model scores, graded labels, 2-4 groups)
 //!   for the tests and benchmarks beyond the paper's data.
 //! - The protocol: `reproduce` holds an experiment, its cells and the grid of cells
@@ -49,6 +50,7 @@ mod report;
 mod report_trec;
 mod reproduce;
 pub mod shapes;
+pub mod shapes_attributes;
 mod single;
 mod table;
 mod tsv;

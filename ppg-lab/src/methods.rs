@@ -425,7 +425,7 @@ pub fn bound(
                 _ => return Err("the bound compares exactly two groups".into()),
             }
         }
-        Metric::Ee | Metric::Awrf => {
+        Metric::Ee | Metric::Awrf | Metric::Awrf2022 => {
             return Err(format!("no exact optimum of {} here", metric.name()))
         }
     };

@@ -19,7 +19,7 @@ impl Row {
             Metric::Dtr => (self.dtr, self.ndcg_dtr),
             Metric::Eel => (self.eel, self.ndcg_eel),
             // The paper published neither.
-            Metric::Ee | Metric::Awrf => (None, None),
+            Metric::Ee | Metric::Awrf | Metric::Awrf2022 => (None, None),
         }
     }
 }

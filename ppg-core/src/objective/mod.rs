@@ -7,6 +7,8 @@
 //! ([`Objective::lower_bound`]).
 
 mod awrf;
+pub mod awrf2022;
+mod awrf2022_target;
 mod awrf_bound;
 pub mod bound;
 pub mod bound_groups;
@@ -28,6 +30,7 @@ mod stoppable;
 mod tail;
 
 pub use awrf::{Awrf, AwrfCost, AwrfReport, AwrfTarget};
+pub use awrf2022::Awrf2022;
 pub use bound::LowerBound;
 pub use browse::{Browse, DEFAULT_PATIENCE};
 pub use dtr::Dtr;

@@ -25,6 +25,11 @@ pub enum Metric {
     /// items' group distribution averaged with the uniform one over the attribute's groups,
     /// [`CostSpec::awrf_groups`]); reported as the score, optimised as 1 - score.
     Awrf,
+    /// AWRF x NDCG as TREC Fair Ranking 2022 scored a ranking: several soft attributes
+    /// with unknowns ([`crate::objective::Awrf2022`]). Its per-item attributes are side
+    /// data this spec does not carry: [`Cost::new`] refuses it, and a host builds the
+    /// metric from the attributes it read.
+    Awrf2022,
 }
 
 impl Metric {
@@ -35,6 +40,7 @@ impl Metric {
             Metric::Eel => "eel",
             Metric::Ee => "ee",
             Metric::Awrf => "awrf",
+            Metric::Awrf2022 => "awrf2022",
         }
     }
 
@@ -46,7 +52,7 @@ impl Metric {
             Metric::Dtr => DtrGroups::valid(utility, group),
             Metric::Eel => Eel::valid(group),
             Metric::Ee => ExpectedExposure::valid(utility, Level::Group),
-            Metric::Awrf => utility.iter().any(|&y| y > 0.0),
+            Metric::Awrf | Metric::Awrf2022 => utility.iter().any(|&y| y > 0.0),
         }
     }
 }
@@ -144,7 +150,7 @@ impl CostSpec {
     pub fn defined(&self, utility: &[f64]) -> bool {
         match self.metric {
             Metric::Ee => ExpectedExposure::valid(utility, self.level),
-            Metric::Awrf => utility.iter().any(|&y| y > 0.0),
+            Metric::Awrf | Metric::Awrf2022 => utility.iter().any(|&y| y > 0.0),
             Metric::Dtr | Metric::Eel => true,
         }
     }
@@ -373,6 +379,11 @@ impl<'a> Cost<'a> {
                 ndcg(k)?,
                 w,
             )?),
+            (Metric::Awrf2022, _) => {
+                return Err(Error::Unsupported(
+                    "AWRF 2022 needs the items' attributes: build objective::Awrf2022",
+                ))
+            }
         })
     }
 }

@@ -1,0 +1,513 @@
+//! TREC 2022's AWRF from the host's side: the per-item attribute table (side data, not a
+//! column of the rerank input), the per-attribute [`Unknown`] policy and the target, read
+//! once per request ([`AttributeSpec`]); each query's rows laid out in the arrays the
+//! core's [`Awrf2022`] borrows ([`QueryAttributes`]); and one query re-ranked under it
+//! ([`rerank`]).
+//!
+//! The table is long: `item attribute level weight` per line, whitespace-separated,
+//! `#` comments and blank lines skipped. A level named [`UNKNOWN`] is unknown mass; an
+//! item listed under some attribute but not another is unknown in that one; an item not
+//! listed at all has no alignment and is dropped with its attention, as TREC 2022's
+//! `qr_awrf` dropped pages it had no alignment for.
+//!
+//! The file is about 510 lines: the files' readers, the spec they make and the query's
+//! rows built from it are one format, read together; its tests are
+//! `ppg-host/tests/attributes.rs`.
+
+use std::collections::HashMap;
+use std::io::BufRead;
+
+pub use ppg_core::objective::awrf2022::Unknown;
+use ppg_core::objective::awrf2022::{unknown_row, Attributes, Awrf2022, Target2022, Work2022};
+use ppg_core::objective::AwrfCost;
+use ppg_core::{Objective, Ppg};
+
+use crate::rerank_query::{Failure, RerankSpec, Reranked};
+
+/// TREC 2022's name of the unknown level.
+pub const UNKNOWN: &str = "@UNKNOWN";
+
+/// The raw level of unknown mass (replaced by the attribute's known-level count).
+const RAW_UNKNOWN: u16 = u16::MAX;
+
+/// An error of a file, at a 1-based line (0: the file as a whole).
+pub type LineError = (usize, String);
+
+/// The attribute table of every item of a request.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct AttributeTable {
+    /// Attribute names, in order of first appearance.
+    pub names: Vec<String>,
+    /// Each attribute's known level names, in order of first appearance.
+    pub levels: Vec<Vec<String>>,
+    /// Each item's entries: (attribute, raw level, weight).
+    items: HashMap<String, Vec<(u16, u16, f64)>>,
+}
+
+impl AttributeTable {
+    /// Reads the long table.
+    ///
+    /// # Errors
+    /// The line and why: not four fields, a weight not finite and >= 0, an item's level
+    /// given twice, more than 65,534 levels or attributes; an I/O error at line 0.
+    pub fn read(input: impl BufRead) -> Result<Self, LineError> {
+        let mut t = AttributeTable::default();
+        let mut seen = std::collections::HashSet::new();
+        for (index, line) in input.lines().enumerate() {
+            let at = index + 1;
+            let line = line.map_err(|e| (at, e.to_string()))?;
+            let line = line.split('#').next().unwrap_or("").trim();
+            if line.is_empty() {
+                continue;
+            }
+            let fields: Vec<&str> = line.split_whitespace().collect();
+            let [item, name, level, weight] = fields[..] else {
+                return Err((
+                    at,
+                    format!(
+                        "expected `item attribute level weight`, found {} fields",
+                        fields.len()
+                    ),
+                ));
+            };
+            let weight: f64 = weight
+                .parse()
+                .ok()
+                .filter(|w: &f64| w.is_finite() && *w >= 0.0)
+                .ok_or_else(|| (at, format!("weight {weight:?} is not a finite number >= 0")))?;
+            let a = index_of(&mut t.names, name).ok_or((at, "too many attributes".to_owned()))?;
+            if usize::from(a) == t.levels.len() {
+                t.levels.push(Vec::new());
+            }
+            let l = if level == UNKNOWN {
+                RAW_UNKNOWN
+            } else {
+                index_of(&mut t.levels[usize::from(a)], level)
+                    .ok_or((at, format!("attribute {name:?} has too many levels")))?
+            };
+            if !seen.insert((item.to_owned(), a, l)) {
+                return Err((
+                    at,
+                    format!("item {item:?} has level {level:?} of {name:?} twice"),
+                ));
+            }
+            t.items
+                .entry(item.to_owned())
+                .or_default()
+                .push((a, l, weight));
+        }
+        if t.names.is_empty() {
+            return Err((0, "the table has no entry".to_owned()));
+        }
+        Ok(t)
+    }
+
+    /// Reads a table of `attribute level weight` lines into a dense vector per attribute
+    /// over its known levels (`with_unknown`: and [`UNKNOWN`] last), adding levels this
+    /// table has not seen; an attribute not listed gets an empty vector.
+    ///
+    /// # Errors
+    /// The line and why: not three fields, an attribute the table does not have, a bad
+    /// weight, a level given twice, [`UNKNOWN`] where it has no place.
+    pub fn read_per_attribute(
+        &mut self,
+        input: impl BufRead,
+        with_unknown: bool,
+    ) -> Result<Vec<Vec<f64>>, LineError> {
+        let mut raw: Vec<Vec<(u16, f64)>> = vec![Vec::new(); self.names.len()];
+        for (index, line) in input.lines().enumerate() {
+            let at = index + 1;
+            let line = line.map_err(|e| (at, e.to_string()))?;
+            let line = line.split('#').next().unwrap_or("").trim();
+            if line.is_empty() {
+                continue;
+            }
+            let fields: Vec<&str> = line.split_whitespace().collect();
+            let [name, level, weight] = fields[..] else {
+                return Err((
+                    at,
+                    format!(
+                        "expected `attribute level weight`, found {} fields",
+                        fields.len()
+                    ),
+                ));
+            };
+            let a = self.names.iter().position(|n| n == name).ok_or_else(|| {
+                (
+                    at,
+                    format!("attribute {name:?} is not in the attribute table"),
+                )
+            })?;
+            let weight: f64 = weight
+                .parse()
+                .ok()
+                .filter(|w: &f64| w.is_finite() && *w >= 0.0)
+                .ok_or_else(|| (at, format!("weight {weight:?} is not a finite number >= 0")))?;
+            let l = if level == UNKNOWN {
+                if !with_unknown {
+                    return Err((
+                        at,
+                        format!(
+                            "{UNKNOWN} has no background (a background is over the known levels)"
+                        ),
+                    ));
+                }
+                RAW_UNKNOWN
+            } else {
+                index_of(&mut self.levels[a], level)
+                    .ok_or((at, format!("attribute {name:?} has too many levels")))?
+            };
+            if raw[a].iter().any(|&(x, _)| x == l) {
+                return Err((at, format!("level {level:?} of {name:?} is given twice")));
+            }
+            raw[a].push((l, weight));
+        }
+        Ok(raw
+            .into_iter()
+            .zip(&self.levels)
+            .map(|(entries, levels)| {
+                if entries.is_empty() {
+                    return Vec::new();
+                }
+                let mut dense = vec![0.0; levels.len() + usize::from(with_unknown)];
+                for (l, w) in entries {
+                    let at = if l == RAW_UNKNOWN {
+                        levels.len()
+                    } else {
+                        usize::from(l)
+                    };
+                    dense[at] = w;
+                }
+                dense
+            })
+            .collect())
+    }
+}
+
+/// Where a name is in `names`, added at the end if absent (`None` past 65,534 names).
+fn index_of(names: &mut Vec<String>, name: &str) -> Option<u16> {
+    let at = match names.iter().position(|n| n == name) {
+        Some(at) => at,
+        None => {
+            names.push(name.to_owned());
+            names.len() - 1
+        }
+    };
+    u16::try_from(at).ok().filter(|&a| a < RAW_UNKNOWN)
+}
+
+/// The target of a request.
+#[derive(Debug, Clone, PartialEq)]
+pub enum TargetSpec {
+    /// The organisers': from the query's relevant items, with a background per attribute
+    /// (over its known levels; empty: none).
+    Trec(Vec<Vec<f64>>),
+    /// Given marginals per attribute, over every level ([`UNKNOWN`] last where the policy
+    /// is [`Unknown::Level`]); the joint target is their product.
+    Marginals(Vec<Vec<f64>>),
+}
+
+/// What a request scores TREC 2022's AWRF with: the table, a policy per attribute, the
+/// target.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AttributeSpec {
+    /// The items' attributes.
+    pub table: AttributeTable,
+    /// The unknown policy of each attribute of the table.
+    pub policy: Vec<Unknown>,
+    /// The target.
+    pub target: TargetSpec,
+}
+
+impl AttributeSpec {
+    /// The spec, with a background normalised to sum 1 and marginals checked against the
+    /// policies' levels.
+    ///
+    /// # Errors
+    /// Why, naming the attribute: a background or marginal of no mass, marginals of
+    /// another length than the attribute's levels, a policy count other than the table's.
+    pub fn new(
+        table: AttributeTable,
+        policy: Vec<Unknown>,
+        target: TargetSpec,
+    ) -> Result<Self, String> {
+        if policy.len() != table.names.len() {
+            return Err(format!(
+                "{} policies for {} attributes",
+                policy.len(),
+                table.names.len()
+            ));
+        }
+        let mut target = target;
+        let marginals = matches!(target, TargetSpec::Marginals(_));
+        let (TargetSpec::Trec(values) | TargetSpec::Marginals(values)) = &mut target;
+        values.resize(table.names.len(), Vec::new());
+        for (a, v) in values.iter_mut().enumerate() {
+            let name = &table.names[a];
+            if v.is_empty() {
+                if marginals {
+                    return Err(format!("attribute {name:?} has no target"));
+                }
+                continue;
+            }
+            let known = table.levels[a].len();
+            // Marginals are read with the unknown level last; a background without it.
+            let unknown = if marginals {
+                v.last().copied().unwrap_or(0.0)
+            } else {
+                0.0
+            };
+            let keep = known + usize::from(marginals && policy[a] == Unknown::Level);
+            if marginals && policy[a] != Unknown::Level && unknown > 0.0 {
+                return Err(format!(
+                    "the target of attribute {name:?} has {UNKNOWN} mass, but its policy keeps no unknown level"
+                ));
+            }
+            if marginals {
+                v.truncate(v.len() - 1);
+                v.resize(known, 0.0);
+                if keep > known {
+                    v.push(unknown);
+                }
+            } else {
+                v.resize(known, 0.0);
+            }
+            let sum: f64 = v.iter().sum();
+            if sum.partial_cmp(&0.0) != Some(std::cmp::Ordering::Greater) {
+                return Err(format!("the target of attribute {name:?} has no mass"));
+            }
+            v.iter_mut().for_each(|x| *x /= sum);
+        }
+        Ok(AttributeSpec {
+            table,
+            policy,
+            target,
+        })
+    }
+}
+
+/// One query's rows (in the order of the items given), and the target's ranges, owned.
+#[derive(Debug, Clone, PartialEq)]
+pub struct QueryAttributes {
+    levels: Vec<u16>,
+    unknown: Vec<bool>,
+    start: Vec<u32>,
+    level: Vec<u16>,
+    weight: Vec<f64>,
+    tstart: Vec<u32>,
+    tvalue: Vec<f64>,
+    marginal: bool,
+}
+
+impl QueryAttributes {
+    /// The rows of `items` under `spec`'s policies.
+    ///
+    /// # Errors
+    /// The core's refusal of a row (a row of no mass).
+    pub fn build(spec: &AttributeSpec, items: &[&str]) -> Result<Self, String> {
+        let t = &spec.table;
+        let k = t.names.len();
+        let known: Vec<u16> = t.levels.iter().map(|l| l.len() as u16).collect();
+        let mut q = QueryAttributes {
+            levels: known
+                .iter()
+                .zip(&spec.policy)
+                .map(|(&l, &p)| l + u16::from(p == Unknown::Level))
+                .collect(),
+            unknown: spec.policy.iter().map(|&p| p == Unknown::Level).collect(),
+            start: vec![0],
+            level: Vec::new(),
+            weight: Vec::new(),
+            tstart: vec![0],
+            tvalue: Vec::new(),
+            marginal: matches!(spec.target, TargetSpec::Marginals(_)),
+        };
+        let (mut out_l, mut out_w) = (Vec::new(), Vec::new());
+        for &item in items {
+            let entries = t.items.get(item);
+            #[allow(clippy::needless_range_loop)]
+            for a in 0..k {
+                if let Some(entries) = entries {
+                    let mine = entries.iter().filter(|e| usize::from(e.0) == a);
+                    let lv: Vec<u16> = mine
+                        .clone()
+                        .map(|e| if e.1 == RAW_UNKNOWN { known[a] } else { e.1 })
+                        .collect();
+                    let wt: Vec<f64> = mine.map(|e| e.2).collect();
+                    out_l.resize(usize::from(known[a]) + 1, 0);
+                    out_w.resize(usize::from(known[a]) + 1, 0.0);
+                    let n = unknown_row(spec.policy[a], known[a], &lv, &wt, &mut out_l, &mut out_w)
+                        .map_err(|e| format!("item {item:?}, attribute {:?}: {e}", t.names[a]))?;
+                    q.level.extend_from_slice(&out_l[..n]);
+                    q.weight.extend_from_slice(&out_w[..n]);
+                }
+                q.start.push(q.level.len() as u32);
+            }
+        }
+        let (TargetSpec::Trec(values) | TargetSpec::Marginals(values)) = &spec.target;
+        for v in values {
+            q.tvalue.extend_from_slice(v);
+            q.tstart.push(q.tvalue.len() as u32);
+        }
+        Ok(q)
+    }
+
+    /// The rows as the core borrows them.
+    pub fn attributes(&self) -> Attributes<'_> {
+        Attributes {
+            levels: &self.levels,
+            unknown: &self.unknown,
+            start: &self.start,
+            level: &self.level,
+            weight: &self.weight,
+        }
+    }
+
+    /// The target as the core borrows it.
+    pub fn target(&self) -> Target2022<'_> {
+        if self.marginal {
+            Target2022::Marginals {
+                start: &self.tstart,
+                value: &self.tvalue,
+            }
+        } else {
+            Target2022::Trec {
+                start: &self.tstart,
+                background: &self.tvalue,
+            }
+        }
+    }
+}
+
+/// The scratch of one query's metric, owned.
+#[derive(Debug, Default)]
+pub struct Scratch {
+    key: Vec<u16>,
+    cell: Vec<u32>,
+    value: Vec<f64>,
+    item: Vec<u32>,
+    cells: Vec<f64>,
+}
+
+/// The metric of `q`'s list with `utility`, `discount` the attention table, in `scratch`.
+///
+/// # Errors
+/// The core's refusals ([`Awrf2022::new`]).
+pub fn metric<'a>(
+    q: &QueryAttributes,
+    utility: &'a [f64],
+    discount: &'a [f64],
+    scratch: &'a mut Scratch,
+) -> Result<Awrf2022<'a>, ppg_core::Error> {
+    let n = utility.len();
+    let c = Awrf2022::contributions(&q.attributes(), n)?;
+    let k = q.levels.len();
+    scratch.key.resize(c * k, 0);
+    scratch.cell.resize(c, 0);
+    scratch.value.resize(c, 0.0);
+    scratch.item.resize(n + 1, 0);
+    scratch.cells.resize(4 * c + n, 0.0);
+    let work = Work2022 {
+        key: &mut scratch.key,
+        cell: &mut scratch.cell,
+        value: &mut scratch.value,
+        item: &mut scratch.item,
+        cells: &mut scratch.cells,
+    };
+    Awrf2022::new(
+        utility,
+        &q.attributes(),
+        q.target(),
+        discount,
+        work,
+        AwrfCost::Product,
+    )
+}
+
+/// Re-ranks one query under TREC 2022's AWRF x NDCG: the starting ranking by `score`,
+/// the recipe's trainer on `engine` (no group constraint: the metric has no groups), the
+/// best ranking found. `items` names the rows for the attribute table.
+///
+/// # Errors
+/// The core's refusals, as a message.
+#[allow(clippy::too_many_arguments)]
+pub fn rerank(
+    engine: &mut Ppg,
+    spec: &RerankSpec,
+    attributes: &AttributeSpec,
+    discount: &[f64],
+    score: &[f64],
+    utility: &[f64],
+    items: &[&str],
+    seed: u64,
+) -> Result<Reranked, String> {
+    let n = score.len();
+    let sessions = spec.sessions;
+    let order = crate::optimise::ranking_by(score);
+    let utility_s = crate::optimise::permute(utility, &order);
+    let items_s = crate::optimise::permute(items, &order);
+    let q = QueryAttributes::build(attributes, &items_s)?;
+    let mut scratch = Scratch::default();
+    let mut cost = metric(&q, &utility_s, discount, &mut scratch).map_err(|e| e.to_string())?;
+    let err = |e: ppg_core::Error| e.to_string();
+    engine.reseed(seed);
+    engine
+        .start(n, sessions, spec.recipe.initial_weight)
+        .map_err(err)?;
+    let before = cost.cost(engine.reference(), sessions);
+    engine.train(&mut cost, &spec.recipe.train).map_err(err)?;
+    let best = match engine.best() {
+        Some((best, c)) if c < before => best.to_vec(),
+        _ => engine.reference().to_vec(),
+    };
+    let after = cost.cost(&best, sessions);
+    Ok(Reranked {
+        rankings: crate::optimise::to_items(&best, &order),
+        before,
+        after,
+        bound: None,
+        certified: false,
+    })
+}
+
+/// [`rerank`] on an engine of its own, as [`crate::rerank_query::Reranker::rerank_alone`]
+/// does for the other metrics: a query of one item, or without a relevant item, passed
+/// through. `items` names `rows`' items in the attribute table.
+///
+/// # Errors
+/// As `rerank_alone`; the metric's refusals come as [`Failure::Exact`]'s message (a new
+/// kind of failure would change every front end's match).
+pub fn rerank_alone(
+    reranker: &crate::rerank_query::Reranker,
+    attributes: &AttributeSpec,
+    rows: &crate::rerank_query::Rows,
+    items: &[&str],
+    seed: u64,
+) -> Result<Reranked, Failure> {
+    let spec = reranker.spec();
+    let n = rows.score.len();
+    if n == 1 {
+        return Ok(crate::rerank_query::passed_through(spec.sessions));
+    }
+    if !spec.cost.defined(rows.utility) {
+        return Ok(crate::rerank_query::undefined(rows.score, spec.sessions));
+    }
+    let bytes = reranker.engine_bytes(n);
+    let mut mem = Vec::new();
+    mem.try_reserve_exact(bytes)
+        .map_err(|error| Failure::Allocation { bytes, error })?;
+    mem.resize(bytes, 0);
+    let mut engine = Ppg::new(&mut mem, reranker.dims(n), spec.seed).map_err(Failure::Engine)?;
+    let attention = &reranker.tables().attention;
+    rerank(
+        &mut engine,
+        spec,
+        attributes,
+        attention,
+        rows.score,
+        rows.utility,
+        items,
+        seed,
+    )
+    .map_err(Failure::Exact)
+}
