@@ -8,8 +8,7 @@
 
 use crate::status::{ppg_status, Status};
 use crate::types::{ppg_metric, ObjectiveSpec};
-use bytemuck::Pod;
-use core::mem::{align_of, size_of};
+use ppg_core::arena::{region_bytes, sum, Arena};
 use ppg_core::objective::{
     exposure, Awrf, AwrfCost, AwrfTarget, Eel, ExpectedExposure, Mix, Ndcg, RankStart, MAX_GROUPS,
 };
@@ -52,73 +51,54 @@ pub(crate) struct Query<'a> {
     pub(crate) sorted_group: &'a mut [u8],
 }
 
-/// Bytes that `len` values of `T` take, alignment padding included.
-fn region<T>(len: usize) -> Status<usize> {
-    len.checked_mul(size_of::<T>())
-        .and_then(|b| b.checked_add(align_of::<T>() - 1))
-        .ok_or(ppg_status::Capacity)
-}
-
-/// The next `len` zeroed values of `T` from `rest`, aligned.
-fn take<'a, T: Pod>(rest: &mut &'a mut [u8], len: usize) -> Status<&'a mut [T]> {
-    let pad = rest.as_ptr().align_offset(align_of::<T>());
-    let end = len
-        .checked_mul(size_of::<T>())
-        .and_then(|b| b.checked_add(pad))
-        .filter(|&end| end <= rest.len())
-        .ok_or(ppg_status::MemoryTooSmall)?;
-    let (head, tail) = core::mem::take(rest).split_at_mut(end);
-    *rest = tail;
-    let region = head.get_mut(pad..).ok_or(ppg_status::MemoryTooSmall)?;
-    region.fill(0);
-    bytemuck::try_cast_slice_mut(region).map_err(|_| ppg_status::MemoryTooSmall)
-}
-
 impl Query<'_> {
+    /// Bytes of the query's buffers, counted as the core counts its own
+    /// ([`ppg_core::arena`]); [`ppg_status::Capacity`] when they do not fit in memory.
     pub(crate) fn bytes(dims: Dims) -> Status<usize> {
         let (n, total) = (dims.items, dims.total());
-        let parts = [
-            region::<u64>(n)?,
-            region::<f64>(n)?,
-            region::<u32>(n)?,
-            region::<u16>(n)?,
-            region::<u16>(n)?,
-            region::<u64>(total)?,
-            region::<u16>(total)?,
-            region::<f64>(n.checked_mul(TABLES).ok_or(ppg_status::Capacity)?)?,
-            region::<u8>(n)?,
-            region::<f32>(n)?,
-            region::<f64>(n)?,
-            region::<f64>(n)?,
-            region::<u8>(n)?,
-        ];
-        parts
-            .iter()
-            .try_fold(0usize, |sum, &p| sum.checked_add(p))
-            .ok_or(ppg_status::Capacity)
+        let bytes = sum(&[
+            region_bytes::<u64>(n),
+            region_bytes::<f64>(n),
+            region_bytes::<u32>(n),
+            region_bytes::<u16>(n),
+            region_bytes::<u16>(n),
+            region_bytes::<u64>(total),
+            region_bytes::<u16>(total),
+            region_bytes::<f64>(n.saturating_mul(TABLES)),
+            region_bytes::<u8>(n),
+            region_bytes::<f32>(n),
+            region_bytes::<f64>(n),
+            region_bytes::<f64>(n),
+            region_bytes::<u8>(n),
+        ]);
+        // The core's sizes saturate: usize::MAX means "does not fit in memory".
+        if bytes == usize::MAX {
+            return Err(ppg_status::Capacity);
+        }
+        Ok(bytes)
     }
 }
 
 impl<'a> Query<'a> {
-    pub(crate) fn carve(mut rest: &'a mut [u8], dims: Dims) -> Status<Self> {
+    pub(crate) fn carve(rest: &'a mut [u8], dims: Dims) -> Status<Self> {
         let (n, total) = (dims.items, dims.total());
-        let rest = &mut rest;
+        let rest = &mut Arena::new(rest, Self::bytes(dims)?);
         Ok(Query {
             n: 0,
             sessions: 0,
-            ids: take(rest, n)?,
-            utility: take(rest, n)?,
-            group: take(rest, n)?,
-            index: take(rest, n)?,
-            spare: take(rest, n)?,
-            ids_out: take(rest, total)?,
-            locals: take(rest, total)?,
-            tables: take(rest, n.checked_mul(TABLES).ok_or(ppg_status::Capacity)?)?,
-            dense: take(rest, n)?,
-            logits: take(rest, n)?,
-            score: take(rest, n)?,
-            sorted_utility: take(rest, n)?,
-            sorted_group: take(rest, n)?,
+            ids: rest.take(n)?,
+            utility: rest.take(n)?,
+            group: rest.take(n)?,
+            index: rest.take(n)?,
+            spare: rest.take(n)?,
+            ids_out: rest.take(total)?,
+            locals: rest.take(total)?,
+            tables: rest.take(n.checked_mul(TABLES).ok_or(ppg_status::Capacity)?)?,
+            dense: rest.take(n)?,
+            logits: rest.take(n)?,
+            score: rest.take(n)?,
+            sorted_utility: rest.take(n)?,
+            sorted_group: rest.take(n)?,
         })
     }
 
