@@ -18,7 +18,7 @@ use crate::status::{ppg_status, Status};
 use crate::types::{ppg_method, ppg_metric, ppg_train_config, ObjectiveSpec};
 use core::mem::MaybeUninit;
 use ppg_core::objective::RankStart;
-use ppg_core::recipe::{CostSpec, Metric, Outcome, Query as RecipeQuery, Recipe, Workspace};
+use ppg_core::recipe::{CostSpec, Metric, Outcome, Ranked, Recipe, Workspace};
 use ppg_core::{Dims, Objective, PlackettLuce, Ppg, SamplerMode, TrainConfig, TrainReport};
 
 /// The weight `set_query` gives every PPG pair; `initial_weight` replaces it when a fresh
@@ -508,7 +508,8 @@ impl<'a> Engine<'a> {
         })
     }
 
-    /// The core's recipe over the current query (set by `rerank`), its rankings of local
+    /// The core's recipe over the current query (just set by `rerank` through
+    /// `replace_query`, whose cost check left its dense groups), its rankings of local
     /// items into `locals`.
     fn rerank_query(
         &mut self,
@@ -521,16 +522,12 @@ impl<'a> Engine<'a> {
         let Core::Ppg(ppg) = core else {
             return Err(ppg_status::Unsupported);
         };
+        // The groups, numbered densely, are `check_cost`'s (`replace_query` checked them).
         let (n, sessions) = (q.n, q.sessions);
-        dense_groups(q.group[..n].iter().copied(), &mut q.dense[..n])?;
         let (tables, scratch) =
             cost_tables(&mut q.tables[..TABLES * n], n, cost.metric, rank_start);
-        // The items come in their input ranking: a falling score keeps that order.
-        for (k, s) in q.score[..n].iter_mut().enumerate() {
-            *s = (n - k) as f64;
-        }
-        let query = RecipeQuery {
-            score: &q.score[..n],
+        // The items come in their input ranking, the recipe's starting one.
+        let query = Ranked {
             utility: &q.utility[..n],
             group: &q.dense[..n],
             sessions,
@@ -543,7 +540,7 @@ impl<'a> Engine<'a> {
             scratch,
         };
         let out = &mut q.locals[..n * sessions];
-        Ok(ppg.rerank(&query, cost, &tables, recipe, work, out)?)
+        Ok(ppg.rerank_ranked(&query, cost, &tables, recipe, work, out)?)
     }
 
     /// The built-in objective's cost of a ranking given as ids.

@@ -44,9 +44,7 @@ pub(crate) struct Query<'a> {
     pub(crate) dense: &'a mut [u8],
     /// Scratch: PL's initial logits.
     pub(crate) logits: &'a mut [f32],
-    /// Scratch of `rerank`: the starting score (the input order) and the recipe's
-    /// workspace (utility and groups in starting order).
-    pub(crate) score: &'a mut [f64],
+    /// Scratch of `rerank`: the recipe's workspace (utility and groups in starting order).
     pub(crate) sorted_utility: &'a mut [f64],
     pub(crate) sorted_group: &'a mut [u8],
 }
@@ -67,7 +65,6 @@ impl Query<'_> {
             region_bytes::<f64>(n.saturating_mul(TABLES)),
             region_bytes::<u8>(n),
             region_bytes::<f32>(n),
-            region_bytes::<f64>(n),
             region_bytes::<f64>(n),
             region_bytes::<u8>(n),
         ]);
@@ -96,7 +93,6 @@ impl<'a> Query<'a> {
             tables: rest.take(n.checked_mul(TABLES).ok_or(ppg_status::Capacity)?)?,
             dense: rest.take(n)?,
             logits: rest.take(n)?,
-            score: rest.take(n)?,
             sorted_utility: rest.take(n)?,
             sorted_group: rest.take(n)?,
         })
@@ -142,7 +138,8 @@ impl<'a> Query<'a> {
     /// one) in the scratch buffers, costs that ranking over `sessions` sessions and drops
     /// it: the metrics' refusals (a negative utility, too many groups, no relevant item)
     /// and an input that costs NaN or an infinity (utilities whose sums overflow) before
-    /// the query is replaced. The query's own buffers are untouched.
+    /// the query is replaced. The query's own buffers are untouched; the items' groups,
+    /// numbered densely, are left in `dense` for the recipe.
     pub(crate) fn check_cost(
         &mut self,
         items: &[crate::types::ppg_item],
@@ -151,10 +148,11 @@ impl<'a> Query<'a> {
         start: RankStart,
     ) -> Status<()> {
         let n = items.len();
-        let (utility, group) = (&mut self.sorted_utility[..n], &mut self.sorted_group[..n]);
+        let (utility, group) = (&mut self.sorted_utility[..n], &mut self.dense[..n]);
         for (slot, item) in utility.iter_mut().zip(items) {
             *slot = item.utility;
         }
+        // Numbered once here for the whole call: `rerank` hands these to the core.
         dense_groups(items.iter().map(|item| item.group), group)?;
         let (tables, scratch) = cost_tables(&mut self.tables[..TABLES * n], n, cost.metric, start);
         let mut cost = Cost::new(cost, utility, group, &tables, scratch)?;
