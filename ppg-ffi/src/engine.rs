@@ -13,12 +13,15 @@
 //! It stays whole past 400 lines: every method below is a validate-then-delegate step of
 //! one handle's state.
 
-use crate::query::{cost_tables, dense_groups, id_of, Query, TABLES};
+use crate::query::{cost_tables, dense_groups, id_of, paper, Query, TABLES};
 use crate::status::{ppg_status, Status};
 use crate::types::{ppg_method, ppg_metric, ppg_train_config, ObjectiveSpec};
 use core::mem::MaybeUninit;
 use ppg_core::objective::RankStart;
-use ppg_core::recipe::{CostSpec, Metric, Outcome, Ranked, Recipe, Workspace};
+use ppg_core::recipe::{
+    certify_relevance_ranked, CostSpec, Metric, Outcome, Ranked, Recipe, Relevance, Tables,
+    Workspace,
+};
 use ppg_core::{Dims, Objective, PlackettLuce, Ppg, SamplerMode, TrainConfig, TrainReport};
 
 /// The weight `set_query` gives every PPG pair; `initial_weight` replaces it when a fresh
@@ -451,10 +454,10 @@ impl<'a> Engine<'a> {
             }
         }
         self.replace_query(items, sessions, Some((&cost, spec.rank_start)))?;
-        let outcome = self.rerank_query(&cost, spec.rank_start, &recipe, seed);
+        let outcome = self.rerank_query(&cost, spec.rank_start, &recipe, seed, spec.k.max(1));
         let (n, q) = (self.q.n, &mut self.q);
         match outcome {
-            Ok(outcome) => {
+            Ok((outcome, relevance)) => {
                 let ids = &q.ids[..n];
                 for (slot, &local) in out.iter_mut().zip(&q.locals[..total]) {
                     slot.write(id_of(ids, local));
@@ -468,12 +471,22 @@ impl<'a> Engine<'a> {
                     bound: outcome.bound,
                     certified: outcome.certified,
                 });
-                Ok(report(TrainReport {
+                let report = report(TrainReport {
                     best_cost: outcome.after,
                     bound: outcome.bound,
                     certified: outcome.certified,
                     ..trained
-                }))
+                });
+                Ok(match relevance {
+                    Some(r) => crate::types::ppg_train_report {
+                        ndcg: r.ndcg,
+                        ndcg_bound: r.bound,
+                        ndcg_gap: r.gap(),
+                        ndcg_exact: r.exact,
+                        ..report
+                    },
+                    None => report,
+                })
             }
             Err(e) => {
                 q.n = 0;
@@ -510,14 +523,16 @@ impl<'a> Engine<'a> {
 
     /// The core's recipe over the current query (just set by `rerank` through
     /// `replace_query`, whose cost check left its dense groups), its rankings of local
-    /// items into `locals`.
+    /// items into `locals`; and its relevance certificate of NDCG@`k` of the utility, as
+    /// `ppg rerank --report` gives it (none for a query of one item, as there).
     fn rerank_query(
         &mut self,
         cost: &CostSpec,
         rank_start: RankStart,
         recipe: &Recipe,
         seed: u64,
-    ) -> Status<Outcome> {
+        k: usize,
+    ) -> Status<(Outcome, Option<Relevance>)> {
         let Engine { core, q, .. } = self;
         let Core::Ppg(ppg) = core else {
             return Err(ppg_status::Unsupported);
@@ -540,7 +555,34 @@ impl<'a> Engine<'a> {
             scratch,
         };
         let out = &mut q.locals[..n * sessions];
-        Ok(ppg.rerank_ranked(&query, cost, &tables, recipe, work, out)?)
+        let outcome = ppg.rerank_ranked(&query, cost, &tables, recipe, work, out)?;
+        if n == 1 {
+            return Ok((outcome, None));
+        }
+        // The certificate reads the paper's tables whatever the metric (expected
+        // exposure's scratch, AWRF's attention are done with); a refusal (labels NDCG
+        // refuses) leaves it out, as `--report` leaves its columns empty.
+        let (exposure, discount) = paper(&mut q.tables[..2 * n], n, rank_start);
+        let tables = Tables {
+            exposure,
+            discount,
+            attention: &[],
+        };
+        let relevance = certify_relevance_ranked(
+            &query,
+            &q.utility[..n],
+            cost,
+            &tables,
+            recipe,
+            &outcome,
+            &q.locals[..n * sessions],
+            k,
+            &mut q.spare[..n],
+            &mut q.sorted_group[..n],
+            q.certificate,
+        )
+        .ok();
+        Ok((outcome, relevance))
     }
 
     /// The built-in objective's cost of a ranking given as ids.

@@ -12,7 +12,7 @@ use ppg_core::arena::{region_bytes, sum, Arena};
 use ppg_core::objective::{
     exposure, Awrf, AwrfCost, AwrfTarget, Eel, ExpectedExposure, Mix, Ndcg, RankStart, MAX_GROUPS,
 };
-use ppg_core::recipe::{AnyDtr, Cost, CostSpec, Metric, Tables};
+use ppg_core::recipe::{relevance, AnyDtr, Cost, CostSpec, Metric, Tables};
 use ppg_core::{Dims, Objective};
 
 /// The objectives' scratch per item (expected exposure's need).
@@ -47,6 +47,18 @@ pub(crate) struct Query<'a> {
     /// Scratch of `rerank`: the recipe's workspace (utility and groups in starting order).
     pub(crate) sorted_utility: &'a mut [f64],
     pub(crate) sorted_group: &'a mut [u8],
+    /// Scratch of `rerank`'s relevance certificate ([`CERTIFICATE`] values per item and
+    /// [`relevance::SCRATCH_EXTRA`] more).
+    pub(crate) certificate: &'a mut [f64],
+}
+
+/// The relevance certificate's scratch per item.
+pub(crate) const CERTIFICATE: usize = relevance::SCRATCH_PER_ITEM;
+
+/// The relevance certificate's scratch for `n` items.
+fn certificate_len(n: usize) -> usize {
+    n.saturating_mul(CERTIFICATE)
+        .saturating_add(relevance::SCRATCH_EXTRA)
 }
 
 impl Query<'_> {
@@ -67,6 +79,7 @@ impl Query<'_> {
             region_bytes::<f32>(n),
             region_bytes::<f64>(n),
             region_bytes::<u8>(n),
+            region_bytes::<f64>(certificate_len(n)),
         ]);
         // The core's sizes saturate: usize::MAX means "does not fit in memory".
         if bytes == usize::MAX {
@@ -95,6 +108,7 @@ impl<'a> Query<'a> {
             logits: rest.take(n)?,
             sorted_utility: rest.take(n)?,
             sorted_group: rest.take(n)?,
+            certificate: rest.take(certificate_len(n))?,
         })
     }
 
@@ -283,7 +297,7 @@ pub(crate) fn cost_tables(
 
 /// The paper's exposure (from `start`) and the NDCG discount in the first `2 n` of
 /// `tables`.
-fn paper(tables: &mut [f64], n: usize, start: RankStart) -> (&[f64], &[f64]) {
+pub(crate) fn paper(tables: &mut [f64], n: usize, start: RankStart) -> (&[f64], &[f64]) {
     let (exposure, rest) = tables.split_at_mut(n);
     let discount = &mut rest[..n];
     exposure::fill(start, exposure);
