@@ -176,7 +176,15 @@ fn the_relevance_certificate_in_c_is_the_clis() {
     run(
         "cc doors.c",
         Command::new("cc")
-            .args(["-std=c99", "-Wall", "-Wextra", "-Wpedantic", "-Werror", "-O1", "-I"])
+            .args([
+                "-std=c99",
+                "-Wall",
+                "-Wextra",
+                "-Wpedantic",
+                "-Werror",
+                "-O1",
+                "-I",
+            ])
             .arg(root.join("include"))
             .arg(root.join("c-examples/c/doors.c"))
             .arg(target.join("release/libppg.a"))
@@ -218,7 +226,10 @@ fn the_relevance_certificate_in_c_is_the_clis() {
         let c: Vec<_> = c.lines().map(columns).collect();
         assert_eq!(c, cli, "{metric}, {sessions} sessions");
         // Not all empty: the certificate is there for the queries that have one.
-        let certified = c.iter().filter(|(_, v)| v.iter().all(Option::is_some)).count();
+        let certified = c
+            .iter()
+            .filter(|(_, v)| v.iter().all(Option::is_some))
+            .count();
         assert!(certified >= c.len() - 1, "{metric}, {sessions}: {c:?}");
     }
     std::fs::remove_dir_all(&work).ok();

@@ -924,7 +924,10 @@ fn rows_in_their_starting_ranking_rank_as_scored_rows() {
                 .unwrap();
             let rows: Vec<u16> = out.iter().map(|&k| order[usize::from(k)]).collect();
             assert_eq!(rows, scored.rankings, "case {case}, {metric:?}, {sessions}");
-            assert_eq!(outcome, scored.outcome, "case {case}, {metric:?}, {sessions}");
+            assert_eq!(
+                outcome, scored.outcome,
+                "case {case}, {metric:?}, {sessions}"
+            );
         }
     }
     let (e, d) = tables(1);

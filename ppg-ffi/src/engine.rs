@@ -13,7 +13,7 @@
 //! It stays whole past 400 lines: every method below is a validate-then-delegate step of
 //! one handle's state.
 
-use crate::query::{cost_tables, dense_groups, id_of, paper, Query, TABLES};
+use crate::query::{cost_tables, dense_groups, id_of, paper, CallerQuery, TABLES};
 use crate::status::{ppg_status, Status};
 use crate::types::{ppg_method, ppg_metric, ppg_train_config, ObjectiveSpec};
 use core::mem::MaybeUninit;
@@ -41,7 +41,7 @@ enum Core<'a> {
 pub(crate) struct Engine<'a> {
     dims: Dims,
     core: Core<'a>,
-    q: Query<'a>,
+    q: CallerQuery<'a>,
     /// The sampler `sample` draws with.
     sampler: SamplerMode,
     /// No step has changed PPG's weights since `set_query`.
@@ -89,7 +89,7 @@ impl<'a> Engine<'a> {
         if core == usize::MAX {
             return Err(ppg_status::Capacity);
         }
-        core.checked_add(Query::bytes(dims)?)
+        core.checked_add(CallerQuery::bytes(dims)?)
             .ok_or(ppg_status::Capacity)
     }
 
@@ -120,7 +120,7 @@ impl<'a> Engine<'a> {
         Ok(Engine {
             dims,
             core,
-            q: Query::carve(rest, dims)?,
+            q: CallerQuery::carve(rest, dims)?,
             sampler: TrainConfig::default().sampler,
             fresh: true,
         })

@@ -1,6 +1,6 @@
 //! The query behind an engine's handle, in the caller's terms: its ids mapped to the
 //! core's local items and back, its buffers carved from the caller's memory, and the
-//! built-in objectives over it ([`Query::with_objective`]). The engine (`engine.rs`)
+//! built-in objectives over it ([`CallerQuery::with_objective`]). The engine (`engine.rs`)
 //! validates each call against this mapping, then delegates to the core.
 //!
 //! It stays whole past 400 lines: the mapping, the memory it lives in and the objectives
@@ -19,9 +19,10 @@ use ppg_core::{Dims, Objective};
 pub(crate) const TABLES: usize = 3;
 const _: () = assert!(TABLES >= ExpectedExposure::SCRATCH_PER_ITEM && TABLES >= 2);
 
-/// The query in the caller's terms, and the buffers that translate to and from them.
-/// Capacities are the layout's; the first `n` (or `n * sessions`) entries are live.
-pub(crate) struct Query<'a> {
+/// The query in the caller's terms, and the buffers that translate to and from them
+/// (named by its role: the core's `recipe::Query` is the query a recipe takes, scored; the
+/// host's `rerank_input::Query` a query read from a file). Capacities are the layout's; the first `n` (or `n * sessions`) entries are live.
+pub(crate) struct CallerQuery<'a> {
     /// Items per session; 0 before the first query.
     pub(crate) n: usize,
     pub(crate) sessions: usize,
@@ -61,7 +62,7 @@ fn certificate_len(n: usize) -> usize {
         .saturating_add(relevance::SCRATCH_EXTRA)
 }
 
-impl Query<'_> {
+impl CallerQuery<'_> {
     /// Bytes of the query's buffers, counted as the core counts its own
     /// ([`ppg_core::arena`]); [`ppg_status::Capacity`] when they do not fit in memory.
     pub(crate) fn bytes(dims: Dims) -> Status<usize> {
@@ -89,11 +90,11 @@ impl Query<'_> {
     }
 }
 
-impl<'a> Query<'a> {
+impl<'a> CallerQuery<'a> {
     pub(crate) fn carve(rest: &'a mut [u8], dims: Dims) -> Status<Self> {
         let (n, total) = (dims.items, dims.total());
         let rest = &mut Arena::new(rest, Self::bytes(dims)?);
-        Ok(Query {
+        Ok(CallerQuery {
             n: 0,
             sessions: 0,
             ids: rest.take(n)?,

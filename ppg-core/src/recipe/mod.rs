@@ -293,7 +293,16 @@ impl Ppg<'_> {
             sessions: query.sessions,
             seed: query.seed,
         };
-        self.rerank_from(Some(query.score), &rows, spec, tables, recipe, work, out, stop)
+        self.rerank_from(
+            Some(query.score),
+            &rows,
+            spec,
+            tables,
+            recipe,
+            work,
+            out,
+            stop,
+        )
     }
 
     /// [`Ppg::rerank`] of a query whose rows already come in their starting ranking: the
@@ -326,7 +335,10 @@ impl Ppg<'_> {
         out: &mut [u16],
         stop: &dyn Fn() -> bool,
     ) -> Result<Outcome, Error> {
-        let (n, sessions) = (score.map_or(query.utility.len(), <[f64]>::len), query.sessions);
+        let (n, sessions) = (
+            score.map_or(query.utility.len(), <[f64]>::len),
+            query.sessions,
+        );
         if n == 0 || sessions == 0 {
             return Err(Error::Empty);
         }

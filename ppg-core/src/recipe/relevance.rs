@@ -80,7 +80,18 @@ pub fn certify_relevance(
         seed: query.seed,
     };
     let memory = (order, group, scratch);
-    certify(Some(query.score), &rows, label, spec, tables, recipe, outcome, out, k, memory)
+    certify(
+        Some(query.score),
+        &rows,
+        label,
+        spec,
+        tables,
+        recipe,
+        outcome,
+        out,
+        k,
+        memory,
+    )
 }
 
 /// [`certify_relevance`] of the rankings [`Ppg::rerank_ranked`](crate::Ppg::rerank_ranked)
@@ -103,7 +114,9 @@ pub fn certify_relevance_ranked(
     scratch: &mut [f64],
 ) -> Result<Relevance, Error> {
     let memory = (order, group, scratch);
-    certify(None, query, label, spec, tables, recipe, outcome, out, k, memory)
+    certify(
+        None, query, label, spec, tables, recipe, outcome, out, k, memory,
+    )
 }
 
 /// Both certificates: the starting ranking by `score`, or the rows' own without one.
@@ -120,7 +133,10 @@ fn certify(
     k: usize,
     (order, group, scratch): (&mut [u16], &mut [u8], &mut [f64]),
 ) -> Result<Relevance, Error> {
-    let (n, sessions) = (score.map_or(query.utility.len(), <[f64]>::len), query.sessions);
+    let (n, sessions) = (
+        score.map_or(query.utility.len(), <[f64]>::len),
+        query.sessions,
+    );
     let short = [label.len(), order.len(), group.len(), query.utility.len()]
         .into_iter()
         .find(|&len| len < n);
