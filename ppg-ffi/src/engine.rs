@@ -391,10 +391,13 @@ impl<'a> Engine<'a> {
 
     /// The recommended recipe in one call (`ppg_core::Ppg::rerank`): `items` (in their input
     /// ranking) become the query, re-ranked for `sessions` sessions with the built-in
-    /// objective `spec` under `config`, seeded with `seed`; the rankings as ids into `out`.
+    /// objective `spec` under `config`, seeded with `seed`; the rankings as ids into `out`;
+    /// with `relevance`, the report's relevance certificate too (`ppg_engine_rerank`: for
+    /// a report of the layout that has its fields, so that no other caller pays for it).
     /// A refusal of the items or of the objective over them (the input's cost included)
     /// leaves the engine as it was; a sampled ranking's cost that is not finite, met once
     /// the query is replaced, leaves it without one.
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn rerank(
         &mut self,
         items: &[crate::types::ppg_item],
@@ -403,6 +406,7 @@ impl<'a> Engine<'a> {
         config: &ppg_train_config,
         seed: u64,
         out: &mut [MaybeUninit<u64>],
+        relevance: bool,
     ) -> Status<crate::types::ppg_train_report> {
         let Core::Ppg(_) = &self.core else {
             return Err(ppg_status::Unsupported);
@@ -454,7 +458,13 @@ impl<'a> Engine<'a> {
             }
         }
         self.replace_query(items, sessions, Some((&cost, spec.rank_start)))?;
-        let outcome = self.rerank_query(&cost, spec.rank_start, &recipe, seed, spec.k.max(1));
+        let outcome = self.rerank_query(
+            &cost,
+            spec.rank_start,
+            &recipe,
+            seed,
+            relevance.then_some(spec.k.max(1)),
+        );
         let (n, q) = (self.q.n, &mut self.q);
         match outcome {
             Ok((outcome, relevance)) => {
@@ -523,15 +533,15 @@ impl<'a> Engine<'a> {
 
     /// The core's recipe over the current query (just set by `rerank` through
     /// `replace_query`, whose cost check left its dense groups), its rankings of local
-    /// items into `locals`; and its relevance certificate of NDCG@`k` of the utility, as
-    /// `ppg rerank --report` gives it (none for a query of one item, as there).
+    /// items into `locals`; and, given a `k`, its relevance certificate of NDCG@`k` of the
+    /// utility, as `ppg rerank --report` gives it (none for a query of one item, as there).
     fn rerank_query(
         &mut self,
         cost: &CostSpec,
         rank_start: RankStart,
         recipe: &Recipe,
         seed: u64,
-        k: usize,
+        k: Option<usize>,
     ) -> Status<(Outcome, Option<Relevance>)> {
         let Engine { core, q, .. } = self;
         let Core::Ppg(ppg) = core else {
@@ -556,9 +566,9 @@ impl<'a> Engine<'a> {
         };
         let out = &mut q.locals[..n * sessions];
         let outcome = ppg.rerank_ranked(&query, cost, &tables, recipe, work, out)?;
-        if n == 1 {
+        let Some(k) = k.filter(|_| n > 1) else {
             return Ok((outcome, None));
-        }
+        };
         // The certificate reads the paper's tables whatever the metric (expected
         // exposure's scratch, AWRF's attention are done with); a refusal (labels NDCG
         // refuses) leaves it out, as `--report` leaves its columns empty.
