@@ -1009,11 +1009,11 @@ fn every_door_gives_the_same_rankings() {
                     .arg(format!("-Djna.library.path={}", lib_dir.display()))
                     .arg("ppg.Doors")
                     .arg(&rows)
-                    .arg(metric),
+                    .args([metric, &count]),
             );
             assert_eq!(
                 java, expected,
-                "{metric}: the Java door through FFM differs from ppg rerank"
+                "{metric}, {sessions} sessions: the Java door through FFM differs from ppg rerank"
             );
         }
     }

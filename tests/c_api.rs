@@ -147,3 +147,90 @@ fn a_program_built_against_an_older_or_newer_header() {
     let newer = run("header_versions (newer)", &mut Command::new(&programs[2]));
     assert!(newer.contains("newer header refused"), "{newer}");
 }
+
+/// The C report's relevance certificate (issue 36 point 2: `ndcg`, `ndcg_bound`,
+/// `ndcg_exact`, `ndcg_gap` of `ppg_train_report`'s fourth layout) equals the last four
+/// columns of `ppg rerank --report` on the same rows and seed: `tests/doors/rows.tsv`
+/// through `c-examples/c/doors.c ... report`, under EEL at 1 and 3 sessions and under
+/// expected exposure (a query it passes through: empty in both), value for value.
+#[test]
+fn the_relevance_certificate_in_c_is_the_clis() {
+    if !require("c_relevance_certificate", &[CC]) {
+        return;
+    }
+    let _one_at_a_time = FOREIGN.lock().unwrap_or_else(|e| e.into_inner());
+    let root = root();
+    let target = root.join("target");
+    for package in ["ppg-ffi", "ppg-cli"] {
+        run(
+            &format!("cargo build -p {package} --release"),
+            Command::new(env!("CARGO"))
+                .current_dir(&root)
+                .args(["build", "-p", package, "--release", "--target-dir"])
+                .arg(&target),
+        );
+    }
+    let work = target.join(format!("c-examples/relevance-{}", std::process::id()));
+    std::fs::create_dir_all(&work).expect("a scratch directory");
+    let exe = work.join("doors");
+    run(
+        "cc doors.c",
+        Command::new("cc")
+            .args([
+                "-std=c99",
+                "-Wall",
+                "-Wextra",
+                "-Wpedantic",
+                "-Werror",
+                "-O1",
+                "-I",
+            ])
+            .arg(root.join("include"))
+            .arg(root.join("c-examples/c/doors.c"))
+            .arg(target.join("release/libppg.a"))
+            .args(["-lm", "-lpthread", "-ldl", "-o"])
+            .arg(&exe),
+    );
+    let rows = root.join("tests/doors/rows.tsv");
+    // The four columns of one line, numbers parsed (C prints 17 digits, Rust the shortest).
+    let columns = |line: &str| -> (String, Vec<Option<f64>>) {
+        let fields: Vec<&str> = line.split('\t').collect();
+        let tail = &fields[fields.len() - 4..];
+        let values = tail
+            .iter()
+            .map(|f| (!f.is_empty()).then(|| f.parse::<f64>().expect("a number")))
+            .collect();
+        (fields[0].to_owned(), values)
+    };
+    for (metric, sessions) in [("eel", "1"), ("eel", "3"), ("ee", "3")] {
+        let report = work.join("report.tsv");
+        run(
+            "ppg rerank --report",
+            Command::new(target.join("release/ppg"))
+                .arg("rerank")
+                .arg(&rows)
+                .args(["--metric", metric, "--sessions", sessions, "--seed", "11"])
+                .args(["--progress", "never", "-o"])
+                .arg(work.join("out.tsv"))
+                .arg("--report")
+                .arg(&report),
+        );
+        let cli = std::fs::read_to_string(&report).expect("the report");
+        let c = run(
+            "doors report",
+            Command::new(&exe)
+                .arg(&rows)
+                .args([metric, sessions, "report"]),
+        );
+        let cli: Vec<_> = cli.lines().skip(1).map(columns).collect();
+        let c: Vec<_> = c.lines().map(columns).collect();
+        assert_eq!(c, cli, "{metric}, {sessions} sessions");
+        // Not all empty: the certificate is there for the queries that have one.
+        let certified = c
+            .iter()
+            .filter(|(_, v)| v.iter().all(Option::is_some))
+            .count();
+        assert!(certified >= c.len() - 1, "{metric}, {sessions}: {c:?}");
+    }
+    std::fs::remove_dir_all(&work).ok();
+}

@@ -6,15 +6,27 @@
  * sessions, 1 to 3, default 3, query k seeded with ppg_query_seed(SEED, k)), and prints what
  * `ppg rerank --metric METRIC --sessions SESSIONS --seed 11` prints: a query expected
  * exposure has no value for (no relevant item) comes back as its input ranking.
+ *
+ * With a fourth argument, `report`, it prints instead each query's relevance certificate
+ * (the report's ndcg, ndcg_bound, ndcg_exact, ndcg_gap; empty where NaN), the last four
+ * columns of `ppg rerank --report` (tests/c_api.rs compares them).
  */
 #include "ppg.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #define MAX_ITEMS 64
 #define MAX_SESSIONS 3
 #define SEED 11
+
+static int report_only = 0;
+
+/* A double as the report prints it: empty where NaN, else every digit. */
+static void value(double v) {
+    if (!isnan(v)) printf("%.17g", v);
+}
 
 static int flush(ppg_engine *engine, uint32_t metric, size_t sessions, const char *qid,
                  ppg_item *items, size_t n, uint64_t k) {
@@ -32,6 +44,18 @@ static int flush(ppg_engine *engine, uint32_t metric, size_t sessions, const cha
         fprintf(stderr, "doors: query %s: %s\n", qid, ppg_status_str(status));
         return 1;
     }
+    if (report_only) {
+        printf("%s\t", qid);
+        value(report.ndcg);
+        printf("\t");
+        value(report.ndcg_bound);
+        printf("\t");
+        if (!isnan(report.ndcg)) printf("%d", report.ndcg_exact ? 1 : 0);
+        printf("\t");
+        value(report.ndcg_gap);
+        printf("\n");
+        return 0;
+    }
     for (size_t s = 0; s < sessions; s++) {
         for (size_t r = 0; r < n; r++) {
             printf("%s\t%zu\t%zu\t%llu\n", qid, s + 1, r + 1, (unsigned long long)out[s * n + r]);
@@ -41,11 +65,13 @@ static int flush(ppg_engine *engine, uint32_t metric, size_t sessions, const cha
 }
 
 int main(int argc, char **argv) {
-    size_t sessions = argc == 4 ? (size_t)(argv[3][0] - '0') : MAX_SESSIONS;
-    if (argc < 2 || argc > 4 ||
+    size_t sessions = argc >= 4 ? (size_t)(argv[3][0] - '0') : MAX_SESSIONS;
+    report_only = argc == 5 && strcmp(argv[4], "report") == 0;
+    if (argc < 2 || argc > 5 ||
         (argc >= 3 && strcmp(argv[2], "eel") != 0 && strcmp(argv[2], "ee") != 0) ||
-        (argc == 4 && (strlen(argv[3]) != 1 || sessions < 1 || sessions > MAX_SESSIONS))) {
-        fprintf(stderr, "usage: doors ROWS.tsv [eel|ee] [SESSIONS 1-3]\n");
+        (argc >= 4 && (strlen(argv[3]) != 1 || sessions < 1 || sessions > MAX_SESSIONS)) ||
+        (argc == 5 && !report_only)) {
+        fprintf(stderr, "usage: doors ROWS.tsv [eel|ee] [SESSIONS 1-3] [report]\n");
         return 2;
     }
     uint32_t metric = argc >= 3 && strcmp(argv[2], "ee") == 0 ? PPG_METRIC_EXPECTED_EXPOSURE
@@ -67,7 +93,7 @@ int main(int argc, char **argv) {
     size_t n = 0;
     uint64_t k = 0;
     int failed = 0;
-    printf("qid\tsession\trank\titem\n");
+    if (!report_only) printf("qid\tsession\trank\titem\n");
     if (!fgets(line, sizeof line, f)) failed = 1; /* the header */
     unsigned long long id;
     double score, label;

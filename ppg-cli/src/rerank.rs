@@ -8,7 +8,6 @@
 use std::io::Write;
 use std::time::Instant;
 
-use clap::ValueEnum;
 use ppg_core::objective::{Browse, Level, RankStart};
 use ppg_core::recipe::cost::EeScore;
 use ppg_core::recipe::{Relevance, INITIAL_WEIGHT};
@@ -31,7 +30,7 @@ use ppg_host::progress;
 use ppg_host::quote::quoted;
 use ppg_host::rerank_input::{InputError, Limit, Query, Reader};
 use ppg_host::rerank_query::Reranked;
-use ppg_host::rerank_query::{Failure, Method, Refusal, RerankSpec, Reranker, Rows};
+use ppg_host::rerank_query::{ExactRefusal, Failure, Method, Refusal, RerankSpec, Reranker, Rows};
 use ppg_host::scratch::SortFolder;
 use ppg_host::threads;
 use ppg_host::trec_run::RunFormat;
@@ -438,22 +437,14 @@ fn write_report(
     )
 }
 
-/// `--method exact` finds the optimum of DTR or EEL alone, over rankings free within
-/// each group: any other metric would fail at the first query, and `--intra` would be
-/// ignored.
-fn check_method(args: &RerankArgs) -> Result<()> {
-    if args.method != RerankMethodArg::Exact {
-        return Ok(());
-    }
-    let what = match (args.metric, args.intra) {
-        (MetricArg::Ee | MetricArg::Awrf | MetricArg::Awrf2022 | MetricArg::NdcgMix, _) => {
-            let metric = args.metric.to_possible_value().expect("a listed value");
-            format!("not --metric {}", metric.get_name())
-        }
-        (_, true) => "not --intra (its rankings order each group by utility, not as the \
-                      input did; --method ppg --intra keeps that order)"
+/// The host's rule of `--method exact` ([`RerankSpec::check_method`]), in the flags' words.
+fn check_method(spec: &RerankSpec) -> Result<()> {
+    let what = match spec.check_method() {
+        Ok(()) => return Ok(()),
+        Err(ExactRefusal::Metric(name)) => format!("not --metric {name}"),
+        Err(ExactRefusal::Intra) => "not --intra (its rankings order each group by utility, \
+                                     not as the input did; --method ppg --intra keeps that order)"
             .to_owned(),
-        _ => return Ok(()),
     };
     Err(Error::Usage(format!(
         "{}: {what}",
@@ -466,8 +457,7 @@ fn check_method(args: &RerankArgs) -> Result<()> {
 fn spec(args: &RerankArgs) -> Result<RerankSpec> {
     let cost = cost_spec(args)?;
     let recipe = recipe(args)?;
-    check_method(args)?;
-    Ok(RerankSpec {
+    let spec = RerankSpec {
         cost,
         recipe,
         sessions: args.sessions,
@@ -477,7 +467,9 @@ fn spec(args: &RerankArgs) -> Result<RerankSpec> {
             RerankMethodArg::Exact => Method::Exact,
         },
         rank_start: rank_start(args.rank_start),
-    })
+    };
+    check_method(&spec)?;
+    Ok(spec)
 }
 
 /// TREC 2022's AWRF's side data (`--attributes` and the flags beside it), read once;

@@ -4,20 +4,21 @@
 //! the caller's allocator. Each region is aligned inside the buffer, so the buffer itself
 //! may start at any address; the size functions count the worst-case padding.
 //!
-//! A foundation: uses only the error type.
+//! A foundation: uses only the error type. Public so that a front end laying out its own
+//! buffers beside an engine's (the C API's id maps) counts and carves them the same way.
 
 use crate::Error;
 use bytemuck::Pod;
 use core::mem::{align_of, size_of};
 
 /// Bytes a region of `len` values of `T` may take, padding for alignment included.
-pub(crate) const fn region_bytes<T>(len: usize) -> usize {
+pub const fn region_bytes<T>(len: usize) -> usize {
     len.saturating_mul(size_of::<T>())
         .saturating_add(align_of::<T>() - 1)
 }
 
 /// The sum of `parts`, saturating: a layout too large to count reports "too large".
-pub(crate) const fn sum(parts: &[usize]) -> usize {
+pub const fn sum(parts: &[usize]) -> usize {
     let mut total = 0usize;
     let mut k = 0;
     while k < parts.len() {
@@ -28,7 +29,7 @@ pub(crate) const fn sum(parts: &[usize]) -> usize {
 }
 
 /// Hands out consecutive typed regions of a byte buffer.
-pub(crate) struct Arena<'a> {
+pub struct Arena<'a> {
     rest: &'a mut [u8],
     given: usize,
     needed: usize,
@@ -36,7 +37,7 @@ pub(crate) struct Arena<'a> {
 
 impl<'a> Arena<'a> {
     /// `needed` is the layout's total, reported if the buffer runs out.
-    pub(crate) fn new(bytes: &'a mut [u8], needed: usize) -> Self {
+    pub fn new(bytes: &'a mut [u8], needed: usize) -> Self {
         Arena {
             given: bytes.len(),
             rest: bytes,
@@ -45,7 +46,10 @@ impl<'a> Arena<'a> {
     }
 
     /// The next `len` values of `T`, zeroed.
-    pub(crate) fn take<T: Pod>(&mut self, len: usize) -> Result<&'a mut [T], Error> {
+    ///
+    /// # Errors
+    /// [`Error::MemoryTooSmall`] (with the layout's `needed`) when the buffer runs out.
+    pub fn take<T: Pod>(&mut self, len: usize) -> Result<&'a mut [T], Error> {
         let too_small = Error::MemoryTooSmall {
             needed: self.needed,
             available: self.given,

@@ -21,8 +21,9 @@
 //! distribution  sampler      sampler  objective  trainer    distribution
 //! ```
 //!
-//! - Foundations: `dims` ([`Dims`], the shape an engine is laid out for), `arena` (typed
-//!   regions of the caller's byte buffer; nothing here allocates), `rng` ([`Rng`], the
+//! - Foundations: `dims` ([`Dims`], the shape an engine is laid out for), [`arena`] (typed
+//!   regions of the caller's byte buffer; nothing here allocates; the C API carves its
+//!   own buffers with it too), `rng` ([`Rng`], the
 //!   seeded portable generator), `error` ([`Error`]), `pairs` (how an unordered item pair
 //!   is indexed in a packed triangle, and the views of one session's weights by item pair
 //!   or by reference position).
@@ -64,7 +65,7 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
-mod arena;
+pub mod arena;
 mod dims;
 mod distribution;
 mod engine;

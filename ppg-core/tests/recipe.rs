@@ -5,7 +5,7 @@
 mod support;
 
 use ppg_core::objective::{exposure, Dtr, LowerBound, RankStart};
-use ppg_core::recipe::{ranking_by, CostSpec, Metric, Query, Tables, Workspace};
+use ppg_core::recipe::{ranking_by, CostSpec, Metric, Query, Ranked, Tables, Workspace};
 use ppg_core::{Dims, Error, Objective, Ppg, Recipe, TrainConfig};
 use support::{memory, TestRng};
 
@@ -869,4 +869,86 @@ fn the_answer_does_not_depend_on_the_numbering_of_three_groups() {
             "seed {seed}: {answers:?}"
         );
     }
+}
+
+/// A query whose rows come in their starting ranking (`Ppg::rerank_ranked`, the C API's)
+/// gets the rankings `Ppg::rerank` gives the same rows under a score: the rows sorted by the
+/// score, handed over in that order, and mapped back, on both metrics, one and several
+/// sessions, ties in the score included; and a query with no rows is refused the same way.
+#[test]
+fn rows_in_their_starting_ranking_rank_as_scored_rows() {
+    let mut rng = TestRng(23);
+    let dims = Dims::new(12, 4, 16);
+    let mut mem = memory(dims);
+    let mut engine = Ppg::new(&mut mem, dims, 0).unwrap();
+    for case in 0..12 {
+        let n = 4 + case % 9;
+        let (score, label, group) = query(&mut rng, n);
+        let mut order = vec![0; n];
+        ranking_by(&score, &mut order).unwrap();
+        let label_s: Vec<f64> = order.iter().map(|&r| label[usize::from(r)]).collect();
+        let group_s: Vec<u8> = order.iter().map(|&r| group[usize::from(r)]).collect();
+        for (metric, sessions) in [(Metric::Dtr, 1), (Metric::Eel, 4), (Metric::Dtr, 3)] {
+            let spec = CostSpec::new(metric, 5, None);
+            let recipe = Recipe::recommended();
+            let q = Query {
+                score: &score,
+                utility: &label,
+                group: &group,
+                sessions,
+                seed: case as u64,
+            };
+            let scored = rerank(&mut engine, case as u64, &q, &spec, &recipe);
+            let (e, d) = tables(n);
+            let t = Tables {
+                exposure: &e,
+                discount: &d,
+                attention: &[],
+            };
+            let (mut o, mut u, mut g) = (vec![0; n], vec![0.0; n], vec![0; n]);
+            let work = Workspace {
+                order: &mut o,
+                utility: &mut u,
+                group: &mut g,
+                scratch: &mut [],
+            };
+            let ranked = Ranked {
+                utility: &label_s,
+                group: &group_s,
+                sessions,
+                seed: case as u64,
+            };
+            let mut out = vec![0; n * sessions];
+            let outcome = engine
+                .rerank_ranked(&ranked, &spec, &t, &recipe, work, &mut out)
+                .unwrap();
+            let rows: Vec<u16> = out.iter().map(|&k| order[usize::from(k)]).collect();
+            assert_eq!(rows, scored.rankings, "case {case}, {metric:?}, {sessions}");
+            assert_eq!(
+                outcome, scored.outcome,
+                "case {case}, {metric:?}, {sessions}"
+            );
+        }
+    }
+    let (e, d) = tables(1);
+    let t = Tables {
+        exposure: &e,
+        discount: &d,
+        attention: &[],
+    };
+    let work = Workspace {
+        order: &mut [],
+        utility: &mut [],
+        group: &mut [],
+        scratch: &mut [],
+    };
+    let empty = Ranked {
+        utility: &[],
+        group: &[],
+        sessions: 1,
+        seed: 0,
+    };
+    let spec = CostSpec::new(Metric::Dtr, 5, None);
+    let refused = engine.rerank_ranked(&empty, &spec, &t, &Recipe::recommended(), work, &mut []);
+    assert_eq!(refused, Err(Error::Empty));
 }

@@ -479,6 +479,21 @@ typedef struct ppg_train_report {
   // (`epochs`, `samples` 0) and `best_cost` is NaN. `ppg rerank` and `ppg.rerank` pass
   // such a query through the same way. Default false.
   bool passed_through;
+  // `ppg_engine_rerank` only, the relevance certificate (issue 36): the returned
+  // rankings' NDCG@`k` (`ppg_objective_config.k`) of the items' utility, averaged over
+  // the sessions, as `ppg rerank --report`'s `ndcg` column. NaN where that column is
+  // empty (a query passed through or of one item) and after the other training calls.
+  double ndcg;
+  // An upper bound on that NDCG over every ranking at least as fair as the returned
+  // one (`--report`'s `ndcg_bound`; `ppg_core::recipe::certify_relevance`). NaN where
+  // `ndcg` is.
+  double ndcg_bound;
+  // `ndcg_bound - ndcg` (0 when rounding puts it below; `--report`'s `ndcg_gap`). NaN
+  // where `ndcg` is.
+  double ndcg_gap;
+  // No ranking as fair is more relevant than `ndcg_bound` (`--report`'s `ndcg_exact`).
+  // False where `ndcg` is NaN.
+  bool ndcg_exact;
 } ppg_train_report;
 
 // One item of a query. Items are passed in ranked order (the input ranking).

@@ -281,6 +281,14 @@ pub(crate) struct GrowableOut<T> {
     end: usize,
 }
 
+impl GrowableOut<crate::types::ppg_train_report> {
+    /// The caller's report has the relevance certificate's fields (its fourth layout).
+    pub(crate) fn holds_relevance(&self) -> bool {
+        use crate::types::ppg_train_report;
+        self.holds(core::mem::offset_of!(ppg_train_report, ndcg_exact) + size_of::<bool>())
+    }
+}
+
 impl<T: Growable> GrowableOut<T> {
     /// Checks NULL, alignment and `struct_size` (before the call does its work, so that a
     /// refused struct leaves the engine untouched).
@@ -292,6 +300,11 @@ impl<T: Growable> GrowableOut<T> {
         // SAFETY: as this function's contract.
         let end = unsafe { caller_layout(p.cast_const()) }?;
         Ok(GrowableOut { p, end })
+    }
+
+    /// The caller's layout reaches `end` (the end of one of the fields).
+    pub(crate) fn holds(&self, end: usize) -> bool {
+        self.end >= end
     }
 
     /// Writes `value`'s fields of the caller's layout.

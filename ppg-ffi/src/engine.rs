@@ -13,12 +13,15 @@
 //! It stays whole past 400 lines: every method below is a validate-then-delegate step of
 //! one handle's state.
 
-use crate::query::{cost_tables, dense_groups, id_of, Query, TABLES};
+use crate::query::{cost_tables, dense_groups, id_of, paper, CallerQuery, TABLES};
 use crate::status::{ppg_status, Status};
 use crate::types::{ppg_method, ppg_metric, ppg_train_config, ObjectiveSpec};
 use core::mem::MaybeUninit;
 use ppg_core::objective::RankStart;
-use ppg_core::recipe::{CostSpec, Metric, Outcome, Query as RecipeQuery, Recipe, Workspace};
+use ppg_core::recipe::{
+    certify_relevance_ranked, CostSpec, Metric, Outcome, Ranked, Recipe, Relevance, Tables,
+    Workspace,
+};
 use ppg_core::{Dims, Objective, PlackettLuce, Ppg, SamplerMode, TrainConfig, TrainReport};
 
 /// The weight `set_query` gives every PPG pair; `initial_weight` replaces it when a fresh
@@ -38,7 +41,7 @@ enum Core<'a> {
 pub(crate) struct Engine<'a> {
     dims: Dims,
     core: Core<'a>,
-    q: Query<'a>,
+    q: CallerQuery<'a>,
     /// The sampler `sample` draws with.
     sampler: SamplerMode,
     /// No step has changed PPG's weights since `set_query`.
@@ -86,7 +89,7 @@ impl<'a> Engine<'a> {
         if core == usize::MAX {
             return Err(ppg_status::Capacity);
         }
-        core.checked_add(Query::bytes(dims)?)
+        core.checked_add(CallerQuery::bytes(dims)?)
             .ok_or(ppg_status::Capacity)
     }
 
@@ -117,7 +120,7 @@ impl<'a> Engine<'a> {
         Ok(Engine {
             dims,
             core,
-            q: Query::carve(rest, dims)?,
+            q: CallerQuery::carve(rest, dims)?,
             sampler: TrainConfig::default().sampler,
             fresh: true,
         })
@@ -388,10 +391,13 @@ impl<'a> Engine<'a> {
 
     /// The recommended recipe in one call (`ppg_core::Ppg::rerank`): `items` (in their input
     /// ranking) become the query, re-ranked for `sessions` sessions with the built-in
-    /// objective `spec` under `config`, seeded with `seed`; the rankings as ids into `out`.
+    /// objective `spec` under `config`, seeded with `seed`; the rankings as ids into `out`;
+    /// with `relevance`, the report's relevance certificate too (`ppg_engine_rerank`: for
+    /// a report of the layout that has its fields, so that no other caller pays for it).
     /// A refusal of the items or of the objective over them (the input's cost included)
     /// leaves the engine as it was; a sampled ranking's cost that is not finite, met once
     /// the query is replaced, leaves it without one.
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn rerank(
         &mut self,
         items: &[crate::types::ppg_item],
@@ -400,6 +406,7 @@ impl<'a> Engine<'a> {
         config: &ppg_train_config,
         seed: u64,
         out: &mut [MaybeUninit<u64>],
+        relevance: bool,
     ) -> Status<crate::types::ppg_train_report> {
         let Core::Ppg(_) = &self.core else {
             return Err(ppg_status::Unsupported);
@@ -451,10 +458,16 @@ impl<'a> Engine<'a> {
             }
         }
         self.replace_query(items, sessions, Some((&cost, spec.rank_start)))?;
-        let outcome = self.rerank_query(&cost, spec.rank_start, &recipe, seed);
+        let outcome = self.rerank_query(
+            &cost,
+            spec.rank_start,
+            &recipe,
+            seed,
+            relevance.then_some(spec.k.max(1)),
+        );
         let (n, q) = (self.q.n, &mut self.q);
         match outcome {
-            Ok(outcome) => {
+            Ok((outcome, relevance)) => {
                 let ids = &q.ids[..n];
                 for (slot, &local) in out.iter_mut().zip(&q.locals[..total]) {
                     slot.write(id_of(ids, local));
@@ -468,12 +481,22 @@ impl<'a> Engine<'a> {
                     bound: outcome.bound,
                     certified: outcome.certified,
                 });
-                Ok(report(TrainReport {
+                let report = report(TrainReport {
                     best_cost: outcome.after,
                     bound: outcome.bound,
                     certified: outcome.certified,
                     ..trained
-                }))
+                });
+                Ok(match relevance {
+                    Some(r) => crate::types::ppg_train_report {
+                        ndcg: r.ndcg,
+                        ndcg_bound: r.bound,
+                        ndcg_gap: r.gap(),
+                        ndcg_exact: r.exact,
+                        ..report
+                    },
+                    None => report,
+                })
             }
             Err(e) => {
                 q.n = 0;
@@ -508,29 +531,28 @@ impl<'a> Engine<'a> {
         })
     }
 
-    /// The core's recipe over the current query (set by `rerank`), its rankings of local
-    /// items into `locals`.
+    /// The core's recipe over the current query (just set by `rerank` through
+    /// `replace_query`, whose cost check left its dense groups), its rankings of local
+    /// items into `locals`; and, given a `k`, its relevance certificate of NDCG@`k` of the
+    /// utility, as `ppg rerank --report` gives it (none for a query of one item, as there).
     fn rerank_query(
         &mut self,
         cost: &CostSpec,
         rank_start: RankStart,
         recipe: &Recipe,
         seed: u64,
-    ) -> Status<Outcome> {
+        k: Option<usize>,
+    ) -> Status<(Outcome, Option<Relevance>)> {
         let Engine { core, q, .. } = self;
         let Core::Ppg(ppg) = core else {
             return Err(ppg_status::Unsupported);
         };
+        // The groups, numbered densely, are `check_cost`'s (`replace_query` checked them).
         let (n, sessions) = (q.n, q.sessions);
-        dense_groups(q.group[..n].iter().copied(), &mut q.dense[..n])?;
         let (tables, scratch) =
             cost_tables(&mut q.tables[..TABLES * n], n, cost.metric, rank_start);
-        // The items come in their input ranking: a falling score keeps that order.
-        for (k, s) in q.score[..n].iter_mut().enumerate() {
-            *s = (n - k) as f64;
-        }
-        let query = RecipeQuery {
-            score: &q.score[..n],
+        // The items come in their input ranking, the recipe's starting one.
+        let query = Ranked {
             utility: &q.utility[..n],
             group: &q.dense[..n],
             sessions,
@@ -543,7 +565,34 @@ impl<'a> Engine<'a> {
             scratch,
         };
         let out = &mut q.locals[..n * sessions];
-        Ok(ppg.rerank(&query, cost, &tables, recipe, work, out)?)
+        let outcome = ppg.rerank_ranked(&query, cost, &tables, recipe, work, out)?;
+        let Some(k) = k.filter(|_| n > 1) else {
+            return Ok((outcome, None));
+        };
+        // The certificate reads the paper's tables whatever the metric (expected
+        // exposure's scratch, AWRF's attention are done with); a refusal (labels NDCG
+        // refuses) leaves it out, as `--report` leaves its columns empty.
+        let (exposure, discount) = paper(&mut q.tables[..2 * n], n, rank_start);
+        let tables = Tables {
+            exposure,
+            discount,
+            attention: &[],
+        };
+        let relevance = certify_relevance_ranked(
+            &query,
+            &q.utility[..n],
+            cost,
+            &tables,
+            recipe,
+            &outcome,
+            &q.locals[..n * sessions],
+            k,
+            &mut q.spare[..n],
+            &mut q.sorted_group[..n],
+            q.certificate,
+        )
+        .ok();
+        Ok((outcome, relevance))
     }
 
     /// The built-in objective's cost of a ranking given as ids.

@@ -98,11 +98,13 @@ impl Growable for ppg_objective_config {
 }
 
 impl Growable for ppg_train_report {
-    // The second (issue 29) adds the certificate, the third `passed_through`.
+    // The second (issue 29) adds the certificate, the third `passed_through`, the fourth
+    // (issue 36 point 2) the relevance certificate.
     const LAYOUTS: &'static [usize] = &[
         offset_of!(ppg_train_report, best_epoch) + size_of::<i64>(),
         offset_of!(ppg_train_report, gap) + size_of::<f64>(),
         offset_of!(ppg_train_report, passed_through) + size_of::<bool>(),
+        offset_of!(ppg_train_report, ndcg_exact) + size_of::<bool>(),
     ];
 
     /// A report of no run: nothing run, nothing scored.
@@ -119,6 +121,10 @@ impl Growable for ppg_train_report {
             bound: f64::NAN,
             gap: f64::NAN,
             passed_through: false,
+            ndcg: f64::NAN,
+            ndcg_bound: f64::NAN,
+            ndcg_gap: f64::NAN,
+            ndcg_exact: false,
         }
     }
 }

@@ -1,6 +1,6 @@
 //! The query behind an engine's handle, in the caller's terms: its ids mapped to the
 //! core's local items and back, its buffers carved from the caller's memory, and the
-//! built-in objectives over it ([`Query::with_objective`]). The engine (`engine.rs`)
+//! built-in objectives over it ([`CallerQuery::with_objective`]). The engine (`engine.rs`)
 //! validates each call against this mapping, then delegates to the core.
 //!
 //! It stays whole past 400 lines: the mapping, the memory it lives in and the objectives
@@ -8,21 +8,21 @@
 
 use crate::status::{ppg_status, Status};
 use crate::types::{ppg_metric, ObjectiveSpec};
-use bytemuck::Pod;
-use core::mem::{align_of, size_of};
+use ppg_core::arena::{region_bytes, sum, Arena};
 use ppg_core::objective::{
     exposure, Awrf, AwrfCost, AwrfTarget, Eel, ExpectedExposure, Mix, Ndcg, RankStart, MAX_GROUPS,
 };
-use ppg_core::recipe::{AnyDtr, Cost, CostSpec, Metric, Tables};
+use ppg_core::recipe::{relevance, AnyDtr, Cost, CostSpec, Metric, Tables};
 use ppg_core::{Dims, Objective};
 
 /// The objectives' scratch per item (expected exposure's need).
 pub(crate) const TABLES: usize = 3;
 const _: () = assert!(TABLES >= ExpectedExposure::SCRATCH_PER_ITEM && TABLES >= 2);
 
-/// The query in the caller's terms, and the buffers that translate to and from them.
-/// Capacities are the layout's; the first `n` (or `n * sessions`) entries are live.
-pub(crate) struct Query<'a> {
+/// The query in the caller's terms, and the buffers that translate to and from them
+/// (named by its role: the core's `recipe::Query` is the query a recipe takes, scored; the
+/// host's `rerank_input::Query` a query read from a file). Capacities are the layout's; the first `n` (or `n * sessions`) entries are live.
+pub(crate) struct CallerQuery<'a> {
     /// Items per session; 0 before the first query.
     pub(crate) n: usize,
     pub(crate) sessions: usize,
@@ -45,80 +45,71 @@ pub(crate) struct Query<'a> {
     pub(crate) dense: &'a mut [u8],
     /// Scratch: PL's initial logits.
     pub(crate) logits: &'a mut [f32],
-    /// Scratch of `rerank`: the starting score (the input order) and the recipe's
-    /// workspace (utility and groups in starting order).
-    pub(crate) score: &'a mut [f64],
+    /// Scratch of `rerank`: the recipe's workspace (utility and groups in starting order).
     pub(crate) sorted_utility: &'a mut [f64],
     pub(crate) sorted_group: &'a mut [u8],
+    /// Scratch of `rerank`'s relevance certificate ([`CERTIFICATE`] values per item and
+    /// [`relevance::SCRATCH_EXTRA`] more).
+    pub(crate) certificate: &'a mut [f64],
 }
 
-/// Bytes that `len` values of `T` take, alignment padding included.
-fn region<T>(len: usize) -> Status<usize> {
-    len.checked_mul(size_of::<T>())
-        .and_then(|b| b.checked_add(align_of::<T>() - 1))
-        .ok_or(ppg_status::Capacity)
+/// The relevance certificate's scratch per item.
+pub(crate) const CERTIFICATE: usize = relevance::SCRATCH_PER_ITEM;
+
+/// The relevance certificate's scratch for `n` items.
+fn certificate_len(n: usize) -> usize {
+    n.saturating_mul(CERTIFICATE)
+        .saturating_add(relevance::SCRATCH_EXTRA)
 }
 
-/// The next `len` zeroed values of `T` from `rest`, aligned.
-fn take<'a, T: Pod>(rest: &mut &'a mut [u8], len: usize) -> Status<&'a mut [T]> {
-    let pad = rest.as_ptr().align_offset(align_of::<T>());
-    let end = len
-        .checked_mul(size_of::<T>())
-        .and_then(|b| b.checked_add(pad))
-        .filter(|&end| end <= rest.len())
-        .ok_or(ppg_status::MemoryTooSmall)?;
-    let (head, tail) = core::mem::take(rest).split_at_mut(end);
-    *rest = tail;
-    let region = head.get_mut(pad..).ok_or(ppg_status::MemoryTooSmall)?;
-    region.fill(0);
-    bytemuck::try_cast_slice_mut(region).map_err(|_| ppg_status::MemoryTooSmall)
-}
-
-impl Query<'_> {
+impl CallerQuery<'_> {
+    /// Bytes of the query's buffers, counted as the core counts its own
+    /// ([`ppg_core::arena`]); [`ppg_status::Capacity`] when they do not fit in memory.
     pub(crate) fn bytes(dims: Dims) -> Status<usize> {
         let (n, total) = (dims.items, dims.total());
-        let parts = [
-            region::<u64>(n)?,
-            region::<f64>(n)?,
-            region::<u32>(n)?,
-            region::<u16>(n)?,
-            region::<u16>(n)?,
-            region::<u64>(total)?,
-            region::<u16>(total)?,
-            region::<f64>(n.checked_mul(TABLES).ok_or(ppg_status::Capacity)?)?,
-            region::<u8>(n)?,
-            region::<f32>(n)?,
-            region::<f64>(n)?,
-            region::<f64>(n)?,
-            region::<u8>(n)?,
-        ];
-        parts
-            .iter()
-            .try_fold(0usize, |sum, &p| sum.checked_add(p))
-            .ok_or(ppg_status::Capacity)
+        let bytes = sum(&[
+            region_bytes::<u64>(n),
+            region_bytes::<f64>(n),
+            region_bytes::<u32>(n),
+            region_bytes::<u16>(n),
+            region_bytes::<u16>(n),
+            region_bytes::<u64>(total),
+            region_bytes::<u16>(total),
+            region_bytes::<f64>(n.saturating_mul(TABLES)),
+            region_bytes::<u8>(n),
+            region_bytes::<f32>(n),
+            region_bytes::<f64>(n),
+            region_bytes::<u8>(n),
+            region_bytes::<f64>(certificate_len(n)),
+        ]);
+        // The core's sizes saturate: usize::MAX means "does not fit in memory".
+        if bytes == usize::MAX {
+            return Err(ppg_status::Capacity);
+        }
+        Ok(bytes)
     }
 }
 
-impl<'a> Query<'a> {
-    pub(crate) fn carve(mut rest: &'a mut [u8], dims: Dims) -> Status<Self> {
+impl<'a> CallerQuery<'a> {
+    pub(crate) fn carve(rest: &'a mut [u8], dims: Dims) -> Status<Self> {
         let (n, total) = (dims.items, dims.total());
-        let rest = &mut rest;
-        Ok(Query {
+        let rest = &mut Arena::new(rest, Self::bytes(dims)?);
+        Ok(CallerQuery {
             n: 0,
             sessions: 0,
-            ids: take(rest, n)?,
-            utility: take(rest, n)?,
-            group: take(rest, n)?,
-            index: take(rest, n)?,
-            spare: take(rest, n)?,
-            ids_out: take(rest, total)?,
-            locals: take(rest, total)?,
-            tables: take(rest, n.checked_mul(TABLES).ok_or(ppg_status::Capacity)?)?,
-            dense: take(rest, n)?,
-            logits: take(rest, n)?,
-            score: take(rest, n)?,
-            sorted_utility: take(rest, n)?,
-            sorted_group: take(rest, n)?,
+            ids: rest.take(n)?,
+            utility: rest.take(n)?,
+            group: rest.take(n)?,
+            index: rest.take(n)?,
+            spare: rest.take(n)?,
+            ids_out: rest.take(total)?,
+            locals: rest.take(total)?,
+            tables: rest.take(n.checked_mul(TABLES).ok_or(ppg_status::Capacity)?)?,
+            dense: rest.take(n)?,
+            logits: rest.take(n)?,
+            sorted_utility: rest.take(n)?,
+            sorted_group: rest.take(n)?,
+            certificate: rest.take(certificate_len(n))?,
         })
     }
 
@@ -162,7 +153,8 @@ impl<'a> Query<'a> {
     /// one) in the scratch buffers, costs that ranking over `sessions` sessions and drops
     /// it: the metrics' refusals (a negative utility, too many groups, no relevant item)
     /// and an input that costs NaN or an infinity (utilities whose sums overflow) before
-    /// the query is replaced. The query's own buffers are untouched.
+    /// the query is replaced. The query's own buffers are untouched; the items' groups,
+    /// numbered densely, are left in `dense` for the recipe.
     pub(crate) fn check_cost(
         &mut self,
         items: &[crate::types::ppg_item],
@@ -171,10 +163,11 @@ impl<'a> Query<'a> {
         start: RankStart,
     ) -> Status<()> {
         let n = items.len();
-        let (utility, group) = (&mut self.sorted_utility[..n], &mut self.sorted_group[..n]);
+        let (utility, group) = (&mut self.sorted_utility[..n], &mut self.dense[..n]);
         for (slot, item) in utility.iter_mut().zip(items) {
             *slot = item.utility;
         }
+        // Numbered once here for the whole call: `rerank` hands these to the core.
         dense_groups(items.iter().map(|item| item.group), group)?;
         let (tables, scratch) = cost_tables(&mut self.tables[..TABLES * n], n, cost.metric, start);
         let mut cost = Cost::new(cost, utility, group, &tables, scratch)?;
@@ -307,7 +300,7 @@ pub(crate) fn cost_tables(
 
 /// The paper's exposure (from `start`) and the NDCG discount in the first `2 n` of
 /// `tables`.
-fn paper(tables: &mut [f64], n: usize, start: RankStart) -> (&[f64], &[f64]) {
+pub(crate) fn paper(tables: &mut [f64], n: usize, start: RankStart) -> (&[f64], &[f64]) {
     let (exposure, rest) = tables.split_at_mut(n);
     let discount = &mut rest[..n];
     exposure::fill(start, exposure);

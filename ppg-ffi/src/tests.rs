@@ -103,6 +103,10 @@ fn fresh_report() -> ppg_train_report {
         bound: 0.0,
         gap: 0.0,
         passed_through: true,
+        ndcg: 0.0,
+        ndcg_bound: 0.0,
+        ndcg_gap: 0.0,
+        ndcg_exact: true,
     };
     let st = unsafe { ppg_train_report_init(&mut report, size_of::<ppg_train_report>()) };
     assert_eq!(st, ppg_status::Ok);
@@ -111,6 +115,8 @@ fn fresh_report() -> ppg_train_report {
         (0, f64::INFINITY, -1)
     );
     assert!(!report.passed_through);
+    assert!(report.ndcg.is_nan() && report.ndcg_bound.is_nan() && report.ndcg_gap.is_nan());
+    assert!(!report.ndcg_exact);
     report
 }
 
@@ -667,6 +673,10 @@ fn rerank_in_one_call_takes_expected_exposure_and_awrf() {
             ppg_status::Ok
         );
         assert!(!report.passed_through && report.best_cost >= 0.0);
+        // The relevance certificate is there: an NDCG, a bound at least as high, their gap.
+        assert!((0.0..=1.0 + 1e-12).contains(&report.ndcg), "{report:?}");
+        assert!(report.ndcg_bound + 1e-12 >= report.ndcg, "{report:?}");
+        assert_eq!(report.ndcg_gap, (report.ndcg_bound - report.ndcg).max(0.0));
         let dims = ppg_core::Dims::new(ITEMS, SESSIONS, BATCH);
         let mut mem = vec![0u8; ppg_core::Ppg::bytes(dims)];
         let mut ppg = ppg_core::Ppg::new(&mut mem, dims, 0).unwrap();
@@ -717,7 +727,7 @@ fn rerank_in_one_call_takes_expected_exposure_and_awrf() {
             .collect();
         assert_eq!(&out[..], &input[..], "{metric:?}");
         assert!(
-            report.passed_through && report.best_cost.is_nan(),
+            report.passed_through && report.best_cost.is_nan() && report.ndcg.is_nan(),
             "{report:?}"
         );
         assert_eq!((report.epochs, report.samples), (0, 0));

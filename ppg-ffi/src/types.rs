@@ -332,6 +332,21 @@ pub struct ppg_train_report {
     /// (`epochs`, `samples` 0) and `best_cost` is NaN. `ppg rerank` and `ppg.rerank` pass
     /// such a query through the same way. Default false.
     pub passed_through: bool,
+    /// `ppg_engine_rerank` only, the relevance certificate (issue 36): the returned
+    /// rankings' NDCG@`k` (`ppg_objective_config.k`) of the items' utility, averaged over
+    /// the sessions, as `ppg rerank --report`'s `ndcg` column. NaN where that column is
+    /// empty (a query passed through or of one item) and after the other training calls.
+    pub ndcg: f64,
+    /// An upper bound on that NDCG over every ranking at least as fair as the returned
+    /// one (`--report`'s `ndcg_bound`; `ppg_core::recipe::certify_relevance`). NaN where
+    /// `ndcg` is.
+    pub ndcg_bound: f64,
+    /// `ndcg_bound - ndcg` (0 when rounding puts it below; `--report`'s `ndcg_gap`). NaN
+    /// where `ndcg` is.
+    pub ndcg_gap: f64,
+    /// No ranking as fair is more relevant than `ndcg_bound` (`--report`'s `ndcg_exact`).
+    /// False where `ndcg` is NaN.
+    pub ndcg_exact: bool,
 }
 
 pub(crate) fn sampler_from_raw(raw: u32) -> Status<SamplerMode> {

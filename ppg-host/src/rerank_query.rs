@@ -61,6 +61,36 @@ pub struct RerankSpec {
     pub rank_start: RankStart,
 }
 
+/// What the exact optimum ([`Method::Exact`]) cannot honour in a spec, known before any
+/// query is read: it finds the optimum of DTR or EEL alone, over rankings free within each
+/// group ([`RerankSpec::check_method`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ExactRefusal {
+    /// Another cost (its name: "ndcg-mix" for a mix): it would fail at the first query.
+    Metric(&'static str),
+    /// The order within groups kept (`intra`), which the exact rankings would ignore.
+    Intra,
+}
+
+impl RerankSpec {
+    /// The method's rule: [`Method::Exact`] takes DTR or EEL alone and no `intra`; PPG
+    /// takes every spec.
+    ///
+    /// # Errors
+    /// [`ExactRefusal`]: the metric first, then `intra`.
+    pub fn check_method(&self) -> Result<(), ExactRefusal> {
+        if self.method != Method::Exact {
+            return Ok(());
+        }
+        match (self.cost.metric, self.cost.ndcg) {
+            (_, Some(_)) => Err(ExactRefusal::Metric("ndcg-mix")),
+            (Metric::Dtr | Metric::Eel, None) if self.recipe.intra => Err(ExactRefusal::Intra),
+            (Metric::Dtr | Metric::Eel, None) => Ok(()),
+            (other, None) => Err(ExactRefusal::Metric(other.name())),
+        }
+    }
+}
+
 /// One query's rows, in input order.
 #[derive(Debug, Clone, Copy)]
 pub struct Rows<'a> {
@@ -560,6 +590,43 @@ mod tests {
             score: &SCORE[..utility.len()],
             utility,
             group,
+        }
+    }
+
+    /// The exact method's rule: DTR and EEL alone pass, another metric or a mix is named,
+    /// `intra` refused after the metric; PPG takes them all.
+    #[test]
+    fn the_exact_method_takes_dtr_or_eel_alone_without_intra() {
+        let spec = |metric, ndcg, intra, method| RerankSpec {
+            cost: CostSpec::new(metric, 2, ndcg),
+            recipe: Recipe {
+                intra,
+                ..Recipe::recommended()
+            },
+            sessions: 1,
+            seed: 0,
+            method,
+            rank_start: RankStart::One,
+        };
+        let exact = |metric, ndcg, intra| spec(metric, ndcg, intra, Method::Exact).check_method();
+        assert_eq!(exact(Metric::Dtr, None, false), Ok(()));
+        assert_eq!(exact(Metric::Eel, None, false), Ok(()));
+        assert_eq!(
+            exact(Metric::Ee, None, false),
+            Err(ExactRefusal::Metric("ee"))
+        );
+        assert_eq!(
+            exact(Metric::Awrf, None, true),
+            Err(ExactRefusal::Metric("awrf"))
+        );
+        let mix = Some((0.5, 10));
+        assert_eq!(
+            exact(Metric::Dtr, mix, true),
+            Err(ExactRefusal::Metric("ndcg-mix"))
+        );
+        assert_eq!(exact(Metric::Eel, None, true), Err(ExactRefusal::Intra));
+        for metric in [Metric::Dtr, Metric::Eel, Metric::Ee, Metric::Awrf] {
+            assert_eq!(spec(metric, mix, true, Method::Ppg).check_method(), Ok(()));
         }
     }
 

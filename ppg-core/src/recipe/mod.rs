@@ -11,7 +11,8 @@
 //! reach that optimum (two-group DTR and EEL, [`crate::Objective::optimum`]), those scored
 //! before the first epoch: when certified, no epoch is trained. The command line, the
 //! Python package and the C API's `ppg_engine_rerank` call it, so the same rows and seed
-//! give the same rankings whichever door they came through. [`Recipe::reference`] is the
+//! give the same rankings whichever door they came through (the C API's items come in
+//! their starting ranking, without a score: [`Ppg::rerank_ranked`]). [`Recipe::reference`] is the
 //! paper's single run.
 //!
 //! It sits on top of the engine: it uses [`Ppg`] and the objectives, and nothing uses it.
@@ -24,7 +25,7 @@ pub mod cost;
 pub mod relevance;
 
 pub use cost::{AnyDtr, Cost, CostSpec, Metric, Tables};
-pub use relevance::{certify_relevance, Relevance};
+pub use relevance::{certify_relevance, certify_relevance_ranked, Relevance};
 
 use crate::objective::{LowerBound, Stoppable, MAX_GROUPS};
 use crate::{Error, Objective, Ppg, TrainConfig, TrainReport};
@@ -106,6 +107,20 @@ pub struct Query<'q> {
     pub seed: u64,
 }
 
+/// One query whose rows already come in their starting ranking (row `k` at position `k`),
+/// as the C API's caller hands its items: no score to sort by ([`Ppg::rerank_ranked`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Ranked<'q> {
+    /// The utility (relevance) the cost uses.
+    pub utility: &'q [f64],
+    /// The fairness group.
+    pub group: &'q [u8],
+    /// Sessions: the output is this many rankings.
+    pub sessions: usize,
+    /// The query's seed.
+    pub seed: u64,
+}
+
 /// The memory [`Ppg::rerank`] borrows besides the engine's: the query in its starting
 /// order, each slice at least as long as the query, and the cost's scratch.
 pub struct Workspace<'w> {
@@ -176,6 +191,25 @@ pub fn ranking_by(score: &[f64], order: &mut [u16]) -> Result<(), Error> {
             .then(b.cmp(&a))
     });
     Ok(())
+}
+
+/// The starting ranking into `order`: by `score` ([`ranking_by`]), or without one the rows'
+/// own order (a query already in its starting ranking, [`Ranked`]).
+fn starting_order(score: Option<&[f64]>, order: &mut [u16]) -> Result<(), Error> {
+    match score {
+        Some(score) => ranking_by(score, order),
+        None if order.len() > crate::MAX_ITEMS => Err(Error::Capacity {
+            requested: order.len(),
+            capacity: crate::MAX_ITEMS,
+        }),
+        None => {
+            for (k, slot) in order.iter_mut().enumerate() {
+                // k < MAX_ITEMS = u16::MAX.
+                *slot = k as u16;
+            }
+            Ok(())
+        }
+    }
 }
 
 /// Renumbers the groups present `0, 1, ...` in the order they first appear in `group`
@@ -253,7 +287,58 @@ impl Ppg<'_> {
         out: &mut [u16],
         stop: &dyn Fn() -> bool,
     ) -> Result<Outcome, Error> {
-        let (n, sessions) = (query.score.len(), query.sessions);
+        let rows = Ranked {
+            utility: query.utility,
+            group: query.group,
+            sessions: query.sessions,
+            seed: query.seed,
+        };
+        self.rerank_from(
+            Some(query.score),
+            &rows,
+            spec,
+            tables,
+            recipe,
+            work,
+            out,
+            stop,
+        )
+    }
+
+    /// [`Ppg::rerank`] of a query whose rows already come in their starting ranking: the
+    /// same rankings as [`Ppg::rerank`] given a score falling with the row.
+    ///
+    /// # Errors
+    /// As [`Ppg::rerank`].
+    pub fn rerank_ranked(
+        &mut self,
+        query: &Ranked<'_>,
+        spec: &CostSpec,
+        tables: &Tables<'_>,
+        recipe: &Recipe,
+        work: Workspace<'_>,
+        out: &mut [u16],
+    ) -> Result<Outcome, Error> {
+        self.rerank_from(None, query, spec, tables, recipe, work, out, &|| false)
+    }
+
+    /// The recipe from the starting ranking by `score`, or the rows' own order without one.
+    #[allow(clippy::too_many_arguments)]
+    fn rerank_from(
+        &mut self,
+        score: Option<&[f64]>,
+        query: &Ranked<'_>,
+        spec: &CostSpec,
+        tables: &Tables<'_>,
+        recipe: &Recipe,
+        work: Workspace<'_>,
+        out: &mut [u16],
+        stop: &dyn Fn() -> bool,
+    ) -> Result<Outcome, Error> {
+        let (n, sessions) = (
+            score.map_or(query.utility.len(), <[f64]>::len),
+            query.sessions,
+        );
         if n == 0 || sessions == 0 {
             return Err(Error::Empty);
         }
@@ -283,7 +368,7 @@ impl Ppg<'_> {
         }
         recipe.train.check(self.dims().batch)?;
         let order = &mut work.order[..n];
-        ranking_by(query.score, order)?;
+        starting_order(score, order)?;
         let (utility, group) = (&mut work.utility[..n], &mut work.group[..n]);
         for (k, &row) in order.iter().enumerate() {
             utility[k] = query.utility[usize::from(row)];

@@ -12,7 +12,9 @@
 //! finishes. For every other cost the bound is the best NDCG without fairness (1, or less
 //! under the intra-group constraint): valid, exact only where it is reached.
 
-use super::{number_present, ranking_by, Cost, CostSpec, Metric, Outcome, Query, Recipe, Tables};
+use super::{
+    number_present, starting_order, Cost, CostSpec, Metric, Outcome, Query, Ranked, Recipe, Tables,
+};
 use crate::objective::relevance::{dtr_window, eel_window, Lists, DUAL_WORK};
 use crate::objective::{LowerBound, Ndcg};
 use crate::Error;
@@ -71,7 +73,70 @@ pub fn certify_relevance(
     group: &mut [u8],
     scratch: &mut [f64],
 ) -> Result<Relevance, Error> {
-    let (n, sessions) = (query.score.len(), query.sessions);
+    let rows = Ranked {
+        utility: query.utility,
+        group: query.group,
+        sessions: query.sessions,
+        seed: query.seed,
+    };
+    let memory = (order, group, scratch);
+    certify(
+        Some(query.score),
+        &rows,
+        label,
+        spec,
+        tables,
+        recipe,
+        outcome,
+        out,
+        k,
+        memory,
+    )
+}
+
+/// [`certify_relevance`] of the rankings [`Ppg::rerank_ranked`](crate::Ppg::rerank_ranked)
+/// wrote for `query`, whose rows come in their starting ranking.
+///
+/// # Errors
+/// As [`certify_relevance`].
+#[allow(clippy::too_many_arguments)]
+pub fn certify_relevance_ranked(
+    query: &Ranked<'_>,
+    label: &[f64],
+    spec: &CostSpec,
+    tables: &Tables<'_>,
+    recipe: &Recipe,
+    outcome: &Outcome,
+    out: &[u16],
+    k: usize,
+    order: &mut [u16],
+    group: &mut [u8],
+    scratch: &mut [f64],
+) -> Result<Relevance, Error> {
+    let memory = (order, group, scratch);
+    certify(
+        None, query, label, spec, tables, recipe, outcome, out, k, memory,
+    )
+}
+
+/// Both certificates: the starting ranking by `score`, or the rows' own without one.
+#[allow(clippy::too_many_arguments)]
+fn certify(
+    score: Option<&[f64]>,
+    query: &Ranked<'_>,
+    label: &[f64],
+    spec: &CostSpec,
+    tables: &Tables<'_>,
+    recipe: &Recipe,
+    outcome: &Outcome,
+    out: &[u16],
+    k: usize,
+    (order, group, scratch): (&mut [u16], &mut [u8], &mut [f64]),
+) -> Result<Relevance, Error> {
+    let (n, sessions) = (
+        score.map_or(query.utility.len(), <[f64]>::len),
+        query.sessions,
+    );
     let short = [label.len(), order.len(), group.len(), query.utility.len()]
         .into_iter()
         .find(|&len| len < n);
@@ -104,7 +169,7 @@ pub fn certify_relevance(
     }
     // The query in its starting order, groups numbered as the recipe numbers them.
     let order = &mut order[..n];
-    ranking_by(query.score, order)?;
+    starting_order(score, order)?;
     let group = &mut group[..n];
     for (k, &row) in order.iter().enumerate() {
         group[k] = query.group[usize::from(row)];

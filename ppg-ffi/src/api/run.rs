@@ -3,7 +3,9 @@
 //! goes through `ffi_boundary!`, as in the parent module, whose functions come before these
 //! in `include/ppg.h`.
 
-use crate::boundary::{ffi_boundary, growable, growable_out, input, output, ppg_engine, Callback};
+use crate::boundary::{
+    ffi_boundary, growable, growable_out, input, output, ppg_engine, Callback, GrowableOut,
+};
 use crate::status::ppg_status;
 use crate::types::{ppg_item, ppg_objective_config, ppg_train_config, ppg_train_report};
 use core::ffi::c_void;
@@ -185,7 +187,9 @@ pub unsafe extern "C" fn ppg_engine_rerank(
         let report_out = growable_out!(report);
         let items = input!(items, count);
         let out = output!(out_ids, out_len);
-        let r = e.rerank(items, sessions, &spec, &config, seed, out)?;
+        // The relevance certificate is computed only for a report that has its fields.
+        let relevance = report_out.as_ref().is_some_and(GrowableOut::holds_relevance);
+        let r = e.rerank(items, sessions, &spec, &config, seed, out, relevance)?;
         if let Some(slot) = report_out {
             slot.write(r);
         }
