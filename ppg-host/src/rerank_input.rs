@@ -18,7 +18,7 @@
 //!   engine takes, and a split query (its rows interrupted by another query's), named with
 //!   the line ranges of both parts;
 //! - a line longer than the caller's limit ([`Limit`]) is refused before more of it is read
-//!   ([`line_limit`](crate::line_limit)): the reader holds one line whole;
+//!   ([`records`](crate::records)): the reader holds one line whole;
 //! - a field quoted in a message is escaped and cut after 60 characters ([`quoted`]);
 //! - a query of one item is read like any other: the caller passes it through.
 //!
@@ -26,7 +26,7 @@
 //!
 //! [`parse`] reads a whole input from bytes (the fuzz target's entry point).
 //!
-//! The lines and their fields come from [`records`](crate::records) (the csv crate, the
+//! The lines and their fields come from [`records`](crate::records) (the splitting, the
 //! line limit, the line numbers); the rules are here.
 //!
 //! The file stays whole past 400 lines: it is one reader and its rules; split, the rules
@@ -282,7 +282,7 @@ impl<R: Read> Reader<R> {
             return Ok(());
         };
         let mut last = line;
-        // The csv reader skips empty lines: a gap in the numbers is one.
+        // The line reader skips empty lines: a gap in the numbers is one.
         while self.records.read()? && self.records.line == last + 1 {
             if self.records.fields()?.get(self.rules.columns.qid) != Some(qid) {
                 break;
