@@ -59,14 +59,16 @@ pub struct Query {
 }
 
 impl Query {
-    fn new(qid: String, labelled: bool) -> Self {
+    /// An empty query with room for `rows` rows (the length of the query before it:
+    /// queries of a file are mostly alike, and their columns then grow in one step).
+    fn new(qid: String, labelled: bool, rows: usize) -> Self {
         Query {
             qid,
-            items: Vec::new(),
-            score: Vec::new(),
-            group: Vec::new(),
-            label: labelled.then(Vec::new),
-            lines: Vec::new(),
+            items: Vec::with_capacity(rows),
+            score: Vec::with_capacity(rows),
+            group: Vec::with_capacity(rows),
+            label: labelled.then(|| Vec::with_capacity(rows)),
+            lines: Vec::with_capacity(rows),
         }
     }
 
@@ -96,6 +98,8 @@ pub struct Reader<R: Read> {
     rules: Rules,
     /// The first row of the next query and its qid, read while finishing the previous one.
     pending: Option<(String, Row)>,
+    /// The rows of the query read last.
+    last_len: usize,
     /// The queries read, to find a split one in bounded memory.
     finished: Finished,
     done: bool,
@@ -164,6 +168,7 @@ impl<R: Read> Reader<R> {
                 why,
             },
             pending: None,
+            last_len: 0,
             finished: Finished::new(window),
             done: false,
         })
@@ -205,7 +210,7 @@ impl<R: Read> Reader<R> {
             },
         };
         self.check_not_finished(&qid, first.line)?;
-        let mut query = Query::new(qid, self.has_label());
+        let mut query = Query::new(qid, self.has_label(), self.last_len);
         push(&mut query, first);
         loop {
             match self.row(Some(&query.qid))? {
@@ -231,6 +236,7 @@ impl<R: Read> Reader<R> {
             }
         }
         self.finish(&query)?;
+        self.last_len = query.len();
         Ok(Some(query))
     }
 
