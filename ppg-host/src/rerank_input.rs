@@ -100,6 +100,8 @@ pub struct Reader<R: Read> {
     pending: Option<(String, Row)>,
     /// The rows of the query read last.
     last_len: usize,
+    /// Row indices, sorted to find an item twice in a query ([`Reader::finish`]).
+    order: Vec<u32>,
     /// The queries read, to find a split one in bounded memory.
     finished: Finished,
     done: bool,
@@ -169,6 +171,7 @@ impl<R: Read> Reader<R> {
             },
             pending: None,
             last_len: 0,
+            order: Vec::new(),
             finished: Finished::new(window),
             done: false,
         })
@@ -242,18 +245,34 @@ impl<R: Read> Reader<R> {
 
     /// Checks a complete query and records its line range.
     fn finish(&mut self, query: &Query) -> Result<(), InputError> {
-        let mut seen: HashMap<&str, usize> = HashMap::with_capacity(query.len());
-        for (item, &line) in query.items.iter().zip(&query.lines) {
-            if let Some(first) = seen.insert(item, line) {
-                return Err(InputError::at(
-                    line,
-                    format!(
-                        "item {} appears twice in query {} (first at line {first})",
-                        quoted(item),
-                        quoted(&query.qid)
-                    ),
-                ));
-            }
+        // Rows in item order, then line order (a buffer kept from query to query, no
+        // hashing): of each item given twice, the row that repeats it first follows its
+        // first row; the error is at the earliest such row in the file.
+        let order = &mut self.order;
+        order.clear();
+        order.extend(0..query.len() as u32);
+        order.sort_unstable_by(|&a, &b| {
+            query.items[a as usize]
+                .cmp(&query.items[b as usize])
+                .then(a.cmp(&b))
+        });
+        let repeated = order
+            .windows(2)
+            .filter(|w| query.items[w[0] as usize] == query.items[w[1] as usize])
+            .map(|w| (w[1] as usize, w[0] as usize))
+            .min();
+        if let Some((again, first)) = repeated {
+            // `first` is the item's first row: an earlier one would sort before it and
+            // make a pair whose repeating row comes earlier still.
+            let first = query.lines[first];
+            return Err(InputError::at(
+                query.lines[again],
+                format!(
+                    "item {} appears twice in query {} (first at line {first})",
+                    quoted(&query.items[again]),
+                    quoted(&query.qid)
+                ),
+            ));
         }
         let (first, last) = (
             query.lines[0],
