@@ -390,8 +390,7 @@ fn write_query(out: &mut Vec<u8>, q: &Query, r: &Reranked, args: &RerankArgs) {
 
 /// The ids of `q` as `--run-format`'s evaluator reads them, refused at their line.
 fn check_ids(format: RunFormat, q: &Query, path: &str) -> Result<()> {
-    let refused =
-        |line: usize, m: String| Error::input(path, line, format!("{m} (--run-format)"));
+    let refused = |line: usize, m: String| Error::input(path, line, format!("{m} (--run-format)"));
     format
         .check_id("qid", &q.qid)
         .map_err(|m| refused(q.lines[0], m))?;

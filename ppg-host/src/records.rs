@@ -150,7 +150,10 @@ impl<R: Read> Records<R> {
         (self.end, self.start) = (self.end - self.start, 0);
         if self.end == self.buf.len() {
             let most = self.longest.most.saturating_add(1);
-            self.buf.resize(self.buf.len().saturating_mul(2).min(most).max(self.end + 1), 0);
+            self.buf.resize(
+                self.buf.len().saturating_mul(2).min(most).max(self.end + 1),
+                0,
+            );
         }
         loop {
             match self.input.read(&mut self.buf[self.end..]) {
