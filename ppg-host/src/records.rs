@@ -70,8 +70,8 @@ pub(crate) struct Records<R: Read> {
     longest: Limit,
     /// The line last read, in `buf` (its `\n` left out, a `\r` kept).
     record: Range<usize>,
-    /// The start of each field of that line but the first, relative to the line.
-    starts: Vec<usize>,
+    /// The range of each field of that line in it (a `\r` at its end in none).
+    fields: Vec<Range<usize>>,
     /// The number of the line last read.
     pub(crate) line: usize,
     /// The number of the line the next read starts.
@@ -89,7 +89,7 @@ impl<R: Read> Records<R> {
             eof: false,
             longest,
             record: 0..0,
-            starts: Vec::new(),
+            fields: Vec::new(),
             line: 0,
             next_line: 1,
         }
@@ -106,10 +106,16 @@ impl<R: Read> Records<R> {
             if line.is_empty() {
                 continue;
             }
-            self.starts.clear();
+            // Each field's range, found once: a row asks for its fields several times.
             let bytes = &self.buf[line.clone()];
-            self.starts
-                .extend(memchr::memchr_iter(b'\t', bytes).map(|tab| tab + 1));
+            let end = bytes.len() - usize::from(bytes.ends_with(b"\r"));
+            self.fields.clear();
+            let mut start = 0;
+            for tab in memchr::memchr_iter(b'\t', &bytes[..end]) {
+                self.fields.push(start..tab);
+                start = tab + 1;
+            }
+            self.fields.push(start..end);
             self.record = line;
             self.line = number;
             return Ok(true);
@@ -197,7 +203,7 @@ impl<R: Read> Records<R> {
         let text = std::str::from_utf8(self.bytes()).map_err(|_| self.not_utf8())?;
         Ok(Fields {
             text,
-            starts: &self.starts,
+            ranges: &self.fields,
         })
     }
 
@@ -217,23 +223,13 @@ impl<R: Read> Records<R> {
 pub(crate) struct Fields<'a> {
     /// The line, tabs and `\r` included.
     text: &'a str,
-    /// The start of each field but the first.
-    starts: &'a [usize],
+    /// The range of each field in it.
+    ranges: &'a [Range<usize>],
 }
 
 impl<'a> Fields<'a> {
     pub(crate) fn len(&self) -> usize {
-        self.starts.len() + 1
-    }
-
-    fn range(&self, k: usize) -> Range<usize> {
-        let start = if k == 0 { 0 } else { self.starts[k - 1] };
-        match self.starts.get(k) {
-            Some(&next) => start..next - 1,
-            // The line's end is `\r\n` or `\n`: the `\r` is no part of the last field.
-            None if self.text.ends_with('\r') => start..self.text.len() - 1,
-            None => start..self.text.len(),
-        }
+        self.ranges.len()
     }
 
     pub(crate) fn get(&self, k: usize) -> Option<&'a str> {
@@ -242,7 +238,7 @@ impl<'a> Fields<'a> {
 
     /// Field `k`, which must exist (as in a slice, a panic otherwise).
     pub(crate) fn field(&self, k: usize) -> &'a str {
-        &self.text[self.range(k)]
+        &self.text[self.ranges[k].clone()]
     }
 
     pub(crate) fn iter(&self) -> impl Iterator<Item = &'a str> + '_ {
