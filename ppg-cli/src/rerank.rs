@@ -139,6 +139,7 @@ pub fn run(args: &RerankArgs) -> Result<()> {
         }
         None => None,
     };
+    let reporting = report.is_some();
     let (mut certified, mut bounded, mut largest_gap) = (0usize, 0usize, 0.0f64);
     let bar = progress::new(args.progress.show(), "rerank", None, "queries");
     let (mut queries, mut items, mut skipped) = (0usize, 0usize, 0usize);
@@ -159,9 +160,19 @@ pub fn run(args: &RerankArgs) -> Result<()> {
         read,
         pipeline::WINDOW_PER_THREAD * threads,
         &pool,
-        |task| rerank_one(task, &path, &reranker, attributes.as_ref(), &budget),
-        |task, r| {
-            let q = &task.query;
+        |task| {
+            done(
+                task,
+                &path,
+                &reranker,
+                attributes.as_ref(),
+                &budget,
+                args,
+                reporting,
+            )
+        },
+        |task, done| {
+            let (q, r) = (&task.query, &done.reranked);
             if args.verbose && r.is_undefined() {
                 eprintln!("query {}: no relevant item, passed through", quoted(&q.qid));
             } else if args.verbose {
@@ -173,23 +184,13 @@ pub fn run(args: &RerankArgs) -> Result<()> {
                 );
             }
             check_ids(args.run_format.into(), q, &path)?;
-            write_query(out.writer(), q, &r, args).map_err(|e| out.failed(e))?;
-            if let Some(report) = &mut report {
-                // The relevance certificate, of NDCG@k of the utility (the only relevance
-                // the recipe knows): empty for a query passed through.
-                let relevance = (q.len() > 1 && !r.is_undefined())
-                    .then(|| {
-                        let rows = Rows {
-                            score: &q.score,
-                            utility: &task.utility,
-                            group: &q.group,
-                        };
-                        reranker
-                            .relevance(&rows, &task.utility, &r, args.ndcg_k.max(1))
-                            .ok()
-                    })
-                    .flatten();
-                write_report(report.writer(), q, &r, relevance.as_ref())
+            out.writer()
+                .write_all(&done.rows)
+                .map_err(|e| out.failed(e))?;
+            if let (Some(report), Some(line)) = (&mut report, &done.report) {
+                report
+                    .writer()
+                    .write_all(line)
                     .map_err(|e| report.failed(e))?;
             }
             certified += usize::from(r.certified);
@@ -354,19 +355,61 @@ fn rerank_one(
     })
 }
 
-fn write_query(
-    w: &mut dyn Write,
-    q: &Query,
-    r: &Reranked,
+/// A query re-ranked, and its lines of the output and of `--report`, laid out on the
+/// worker that re-ranked it: the thread that writes only copies them out in input order.
+struct Done {
+    reranked: Reranked,
+    rows: Vec<u8>,
+    report: Option<Vec<u8>>,
+}
+
+/// Re-ranks `task` ([`rerank_one`]) and formats what is written of it.
+fn done(
+    task: &Task,
+    path: &str,
+    reranker: &Reranker,
+    attributes: Option<&AttributeSpec>,
+    budget: &Budget,
     args: &RerankArgs,
-) -> std::io::Result<()> {
+    report: bool,
+) -> Result<Done> {
+    let r = rerank_one(task, path, reranker, attributes, budget)?;
+    let q = &task.query;
+    let mut rows = Vec::with_capacity(args.sessions * q.len() * (q.qid.len() + 16));
+    write_query(&mut rows, q, &r, args);
+    let report = report.then(|| {
+        // The relevance certificate, of NDCG@k of the utility (the only relevance the
+        // recipe knows): empty for a query passed through.
+        let relevance = (q.len() > 1 && !r.is_undefined())
+            .then(|| {
+                let rows = Rows {
+                    score: &q.score,
+                    utility: &task.utility,
+                    group: &q.group,
+                };
+                reranker
+                    .relevance(&rows, &task.utility, &r, args.ndcg_k.max(1))
+                    .ok()
+            })
+            .flatten();
+        let mut line = Vec::new();
+        write_report(&mut line, q, &r, relevance.as_ref()).expect("a Vec takes every write");
+        line
+    });
+    Ok(Done {
+        reranked: r,
+        rows,
+        report,
+    })
+}
+
+fn write_query(out: &mut Vec<u8>, q: &Query, r: &Reranked, args: &RerankArgs) {
     let n = q.len();
     for s in 0..args.sessions {
         let ranking = r.rankings[s * n..(s + 1) * n].iter();
         let items = ranking.map(|&item| q.items[usize::from(item)].as_str());
-        RunFormat::from(args.run_format).write_ranking(w, &q.qid, s + 1, items, &args.run_id)?;
+        RunFormat::from(args.run_format).write_ranking(out, &q.qid, s + 1, items, &args.run_id);
     }
-    Ok(())
 }
 
 /// The ids of `q` as `--run-format`'s evaluator reads them, refused at their line.

@@ -144,7 +144,7 @@ pub fn parse_size(text: &str) -> Result<u64, String> {
 
 /// The longest line `ppg rerank` reads under a budget of `memory` bytes: 1/64 of it, and
 /// at least 1 MiB (a header and rows of ordinary ids whatever the budget). A line is held
-/// whole while it is read, up to about four times over (the csv reader's buffer as it
+/// whole while it is read, up to about four times over (the line reader's buffer as it
 /// doubles, the fields, the ids kept), so a line takes a sixteenth of the budget at most.
 pub fn longest_line(memory: u64) -> usize {
     usize::try_from(memory / 64)

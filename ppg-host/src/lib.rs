@@ -5,8 +5,8 @@
 //! - Reading and checking a table of queries: [`rerank_input`] reads `ppg rerank`'s
 //!   input one query at a time (and from bytes, for the fuzz target); [`finished`] keeps
 //!   the queries that reader has finished, to find a split query in memory that does not
-//!   grow with the input; [`records`] gives it the input's lines split into fields (the
-//!   csv crate), numbered, and [`line_limit`] stops them at a line longer than its limit,
+//!   grow with the input; [`records`] gives it the input's lines split into fields
+//!   (memchr over one buffer), numbered, and stops at a line longer than its limit
 //!   before the line is held; [`quote`] quotes input text in error messages, escaped and
 //!   cut short.
 //! - Costs and one query: [`cost`] builds the costs the optimisers minimise
@@ -45,7 +45,6 @@ pub mod cost;
 pub mod error;
 pub mod finished;
 pub mod interrupt;
-pub mod line_limit;
 pub mod optimise;
 pub mod output;
 pub mod pause;

@@ -2,25 +2,22 @@
 //! a limit: what [`rerank_input`](crate::rerank_input) checks its rules on, and the error
 //! it gives at a line.
 //!
-//! The csv crate splits lines into fields (`Records`): a newline ends a record and quotes
-//! are ordinary text, so a record is exactly one line; the checks are the reader's. It
-//! replaced a hand-written line splitter, measured faster in alternate runs in one session:
-//! [`parse`](crate::rerank_input::parse) of 10,000 queries x 20 items (6.0 MB) in 126 ms
-//! against 170 ms (medians of 11, 1.35x; minimum 89 against 125 ms); `ppg rerank` of
-//! 300,000 one-item queries, where reading is most of the work, 1.08 s against 1.40 s wall
-//! (medians of 5). With 20 items a query the optimisation dominates and both take the same
-//! time (EEL, 10,000 queries, 2 threads: 5.38 s against 5.50 s).
+//! A line is the bytes before a `\n` (its `\r`, if any, left out of its last field), its
+//! fields the bytes between tabs; quotes are ordinary text. The reader holds a buffer of
+//! the input and finds newlines and tabs with `memchr`: a line is a slice of the buffer,
+//! its fields offsets into it, and nothing is allocated per line. It replaced the csv
+//! crate (with a reader that counted every byte against the line limit in front of it),
+//! whose state machine looked at each byte and which needed two newlines chained around
+//! the input to number lines and to keep a byte-order mark. Measured in
+//! docs/performance.md ("Reading and writing").
 //!
-//! A line longer than the caller's [`Limit`] stops the reading
-//! ([`line_limit`](crate::line_limit)), so a file with no newline is an error at its line
-//! rather than an allocation of its size.
+//! A line longer than the caller's [`Limit`] stops the reading before more of it is
+//! read: the buffer holds at most the limit and a read, so a file with no newline (or
+//! `/dev/zero`) is an error at its line rather than an allocation of its size.
 
 use std::fmt;
-use std::io::{Chain, Read};
-
-use csv::{ByteRecord, Terminator};
-
-use crate::line_limit::{LineLimit, TooLong};
+use std::io::{ErrorKind, Read};
+use std::ops::Range;
 
 /// Bad input at a line of the file.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -57,141 +54,182 @@ pub struct Limit {
     pub why: &'static str,
 }
 
-/// The input's non-empty lines split at tabs by the csv crate, with their 1-based numbers.
-///
-/// The reader is set so that a record is exactly one line: `\n` alone ends it (a `\r`
-/// before it stays in the last field, where [`Fields`] leaves it out) and quotes are
-/// ordinary text. Two newlines are chained around the input, each for a fault of csv 1.4:
-/// - the position it gives a record is where it stood before skipping the empty lines in
-///   front of it, so the number is counted from the newlines read instead, the record's own
-///   `\n` being the last one: the newline after the input makes that true of the last line
-///   too (and is skipped as an empty line when the input ends with one);
-/// - it drops a byte-order mark only when its first read holds the three bytes, and takes a
-///   first read of exactly those three for the end of the input: the newline before the
-///   input keeps it from looking (an empty line, skipped), and the header's check takes the
-///   mark off whatever the reads.
+/// The bytes asked of the input at once; the buffer grows past it only for a longer line.
+const READ: usize = 1 << 17;
+
+/// The input's non-empty lines split at tabs, with their 1-based numbers.
 pub(crate) struct Records<R: Read> {
-    csv: csv::Reader<Framed<R>>,
-    record: ByteRecord,
+    input: R,
+    /// Input read and not yet consumed: `buf[start..end]`.
+    buf: Vec<u8>,
+    start: usize,
+    end: usize,
+    /// `buf[start..start + scanned]` holds no newline.
+    scanned: usize,
+    eof: bool,
     longest: Limit,
+    /// The line last read, in `buf` (its `\n` left out, a `\r` kept).
+    record: Range<usize>,
+    /// The range of each field of that line in it (a `\r` at its end in none).
+    fields: Vec<Range<usize>>,
     /// The number of the line last read.
     pub(crate) line: usize,
+    /// The number of the line the next read starts.
+    next_line: usize,
 }
-
-/// The input between the two newlines [`Records`] chains around it.
-type Framed<R> = Chain<Chain<&'static [u8], LineLimit<R>>, &'static [u8]>;
 
 impl<R: Read> Records<R> {
     pub(crate) fn new(input: R, longest: Limit) -> Self {
-        let csv = csv::ReaderBuilder::new()
-            .delimiter(b'\t')
-            .terminator(Terminator::Any(b'\n'))
-            .quoting(false)
-            .flexible(true)
-            .has_headers(false)
-            .buffer_capacity(1 << 16)
-            .from_reader(
-                (&b"\n"[..])
-                    .chain(LineLimit::new(input, longest.most))
-                    .chain(&b"\n"[..]),
-            );
         Records {
-            csv,
-            record: ByteRecord::new(),
+            input,
+            buf: vec![0; READ.min(longest.most.saturating_add(1)).max(1)],
+            start: 0,
+            end: 0,
+            scanned: 0,
+            eof: false,
             longest,
+            record: 0..0,
+            fields: Vec::new(),
             line: 0,
+            next_line: 1,
         }
     }
 
     /// Reads the next non-empty line, `false` at the end of the input.
     pub(crate) fn read(&mut self) -> Result<bool, InputError> {
-        // The csv reader counts lines from 1 and the newline chained before the input is
-        // one: its line is the input's line + 1. On a failed read it has counted the
-        // newlines of every line before, so that is the number of the line it was reading.
-        let more = self.csv.read_byte_record(&mut self.record).map_err(|e| {
-            let too_long = match e.kind() {
-                csv::ErrorKind::Io(io) => io.get_ref().and_then(|e| e.downcast_ref::<TooLong>()),
-                _ => None,
+        loop {
+            let Some(line) = self.next_line_range()? else {
+                return Ok(false);
             };
-            match too_long {
-                Some(t) => InputError::at(
-                    t.line,
-                    format!(
-                        "a line longer than {} bytes ({}): not a table of ranked lists, or a \
-                         column too wide",
-                        t.limit, self.longest.why
-                    ),
-                ),
-                None => InputError::at(
-                    self.csv.position().line() as usize - 1,
-                    format!("cannot read: {e}"),
-                ),
+            let number = self.next_line;
+            self.next_line += 1;
+            if line.is_empty() {
+                continue;
             }
-        })?;
-        if more {
-            self.line = self.csv.position().line() as usize - 2;
+            // Each field's range, found once: a row asks for its fields several times.
+            let bytes = &self.buf[line.clone()];
+            let end = bytes.len() - usize::from(bytes.ends_with(b"\r"));
+            self.fields.clear();
+            let mut start = 0;
+            for tab in memchr::memchr_iter(b'\t', &bytes[..end]) {
+                self.fields.push(start..tab);
+                start = tab + 1;
+            }
+            self.fields.push(start..end);
+            self.record = line;
+            self.line = number;
+            return Ok(true);
         }
-        Ok(more)
+    }
+
+    /// The range of the next line in the buffer (consumed), reading more input as it
+    /// needs; `None` at the end of the input.
+    fn next_line_range(&mut self) -> Result<Option<Range<usize>>, InputError> {
+        loop {
+            let from = self.start + self.scanned;
+            if let Some(k) = memchr::memchr(b'\n', &self.buf[from..self.end]) {
+                let line = self.start..from + k;
+                if line.len() > self.longest.most {
+                    return Err(self.too_long());
+                }
+                (self.start, self.scanned) = (from + k + 1, 0);
+                return Ok(Some(line));
+            }
+            self.scanned = self.end - self.start;
+            if self.scanned > self.longest.most {
+                return Err(self.too_long());
+            }
+            if self.eof {
+                // The last line, without a newline.
+                let line = self.start..self.end;
+                (self.start, self.scanned) = (self.end, 0);
+                return Ok((!line.is_empty()).then_some(line));
+            }
+            self.fill()?;
+        }
+    }
+
+    /// Reads more input after the bytes not yet consumed, moved to the buffer's start; the
+    /// buffer grows (to the limit and one byte) only when they fill it.
+    fn fill(&mut self) -> Result<(), InputError> {
+        self.buf.copy_within(self.start..self.end, 0);
+        (self.end, self.start) = (self.end - self.start, 0);
+        if self.end == self.buf.len() {
+            let most = self.longest.most.saturating_add(1);
+            self.buf.resize(
+                self.buf.len().saturating_mul(2).min(most).max(self.end + 1),
+                0,
+            );
+        }
+        loop {
+            match self.input.read(&mut self.buf[self.end..]) {
+                Ok(0) => self.eof = true,
+                Ok(n) => self.end += n,
+                Err(e) if e.kind() == ErrorKind::Interrupted => continue,
+                Err(e) => {
+                    return Err(InputError::at(self.next_line, format!("cannot read: {e}")));
+                }
+            }
+            return Ok(());
+        }
+    }
+
+    fn too_long(&self) -> InputError {
+        InputError::at(
+            self.next_line,
+            format!(
+                "a line longer than {} bytes ({}): not a table of ranked lists, or a column \
+                 too wide",
+                self.longest.most, self.longest.why
+            ),
+        )
+    }
+
+    fn bytes(&self) -> &[u8] {
+        &self.buf[self.record.clone()]
     }
 
     /// Whether the line last read holds nothing but ASCII spaces, tabs and `\r` (it stops
     /// at the first other byte: the first of a data row).
     pub(crate) fn blank(&self) -> bool {
-        self.record
-            .as_slice()
+        self.bytes()
             .iter()
             .all(|&b| matches!(b, b' ' | b'\t' | b'\r'))
     }
 
     /// The fields of the line last read.
     pub(crate) fn fields(&self) -> Result<Fields<'_>, InputError> {
-        // The fields are checked in one pass over their bytes laid end to end, then each
-        // end checked to fall between characters (a sequence cut by a tab is two halves
-        // that join up in the concatenation).
-        let text = std::str::from_utf8(self.record.as_slice()).map_err(|_| self.not_utf8())?;
-        let fields = Fields {
+        // Tabs are ASCII: the line is UTF-8 exactly when each of its fields is.
+        let text = std::str::from_utf8(self.bytes()).map_err(|_| self.not_utf8())?;
+        Ok(Fields {
             text,
-            record: &self.record,
-        };
-        if !(0..fields.len()).all(|k| text.is_char_boundary(fields.range(k).end)) {
-            return Err(self.not_utf8());
-        }
-        Ok(fields)
+            ranges: &self.fields,
+        })
     }
 
-    /// The error for a line that is not UTF-8, found again on the line as it was in the
-    /// file (tabs, no `\r\n`) so that the byte index it gives is the line's.
+    /// The error for a line that is not UTF-8, found on the line as it was in the file (no
+    /// `\r\n`) so that the byte index it gives is the line's.
     fn not_utf8(&self) -> InputError {
-        let mut bytes = self.record.iter().collect::<Vec<_>>().join(&b'\t');
-        if bytes.last() == Some(&b'\r') {
-            bytes.pop();
-        }
-        let e = std::str::from_utf8(&bytes)
+        let bytes = self.bytes();
+        let bytes = bytes.strip_suffix(b"\r").unwrap_or(bytes);
+        let e = std::str::from_utf8(bytes)
             .expect_err("a line with a field that is not UTF-8 is not UTF-8");
         InputError::at(self.line, format!("not UTF-8 text: {e}"))
     }
 }
 
 /// The fields of one line, as the file has them between tabs (the `\r` of a `\r\n` left
-/// out), borrowed from the csv record.
+/// out), borrowed from the reader's buffer.
 pub(crate) struct Fields<'a> {
-    /// The record's fields laid end to end, each of them UTF-8.
+    /// The line, tabs and `\r` included.
     text: &'a str,
-    record: &'a ByteRecord,
+    /// The range of each field in it.
+    ranges: &'a [Range<usize>],
 }
 
 impl<'a> Fields<'a> {
     pub(crate) fn len(&self) -> usize {
-        self.record.len()
-    }
-
-    fn range(&self, k: usize) -> std::ops::Range<usize> {
-        let mut range = self.record.range(k).expect("a field of the record");
-        // The line's end is `\r\n` or `\n`; the csv reader ends records at `\n` only.
-        if k + 1 == self.len() && self.record.as_slice()[range.clone()].ends_with(b"\r") {
-            range.end -= 1;
-        }
-        range
+        self.ranges.len()
     }
 
     pub(crate) fn get(&self, k: usize) -> Option<&'a str> {
@@ -200,7 +238,7 @@ impl<'a> Fields<'a> {
 
     /// Field `k`, which must exist (as in a slice, a panic otherwise).
     pub(crate) fn field(&self, k: usize) -> &'a str {
-        &self.text[self.range(k)]
+        &self.text[self.ranges[k].clone()]
     }
 
     pub(crate) fn iter(&self) -> impl Iterator<Item = &'a str> + '_ {

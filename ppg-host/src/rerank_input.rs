@@ -18,7 +18,7 @@
 //!   engine takes, and a split query (its rows interrupted by another query's), named with
 //!   the line ranges of both parts;
 //! - a line longer than the caller's limit ([`Limit`]) is refused before more of it is read
-//!   ([`line_limit`](crate::line_limit)): the reader holds one line whole;
+//!   ([`records`](crate::records)): the reader holds one line whole;
 //! - a field quoted in a message is escaped and cut after 60 characters ([`quoted`]);
 //! - a query of one item is read like any other: the caller passes it through.
 //!
@@ -26,7 +26,7 @@
 //!
 //! [`parse`] reads a whole input from bytes (the fuzz target's entry point).
 //!
-//! The lines and their fields come from [`records`](crate::records) (the csv crate, the
+//! The lines and their fields come from [`records`](crate::records) (the splitting, the
 //! line limit, the line numbers); the rules are here.
 //!
 //! The file stays whole past 400 lines: it is one reader and its rules; split, the rules
@@ -59,14 +59,16 @@ pub struct Query {
 }
 
 impl Query {
-    fn new(qid: String, labelled: bool) -> Self {
+    /// An empty query with room for `rows` rows (the length of the query before it:
+    /// queries of a file are mostly alike, and their columns then grow in one step).
+    fn new(qid: String, labelled: bool, rows: usize) -> Self {
         Query {
             qid,
-            items: Vec::new(),
-            score: Vec::new(),
-            group: Vec::new(),
-            label: labelled.then(Vec::new),
-            lines: Vec::new(),
+            items: Vec::with_capacity(rows),
+            score: Vec::with_capacity(rows),
+            group: Vec::with_capacity(rows),
+            label: labelled.then(|| Vec::with_capacity(rows)),
+            lines: Vec::with_capacity(rows),
         }
     }
 
@@ -96,6 +98,10 @@ pub struct Reader<R: Read> {
     rules: Rules,
     /// The first row of the next query and its qid, read while finishing the previous one.
     pending: Option<(String, Row)>,
+    /// The rows of the query read last.
+    last_len: usize,
+    /// Row indices, sorted to find an item twice in a query ([`Reader::finish`]).
+    order: Vec<u32>,
     /// The queries read, to find a split one in bounded memory.
     finished: Finished,
     done: bool,
@@ -164,6 +170,8 @@ impl<R: Read> Reader<R> {
                 why,
             },
             pending: None,
+            last_len: 0,
+            order: Vec::new(),
             finished: Finished::new(window),
             done: false,
         })
@@ -205,7 +213,7 @@ impl<R: Read> Reader<R> {
             },
         };
         self.check_not_finished(&qid, first.line)?;
-        let mut query = Query::new(qid, self.has_label());
+        let mut query = Query::new(qid, self.has_label(), self.last_len);
         push(&mut query, first);
         loop {
             match self.row(Some(&query.qid))? {
@@ -231,23 +239,40 @@ impl<R: Read> Reader<R> {
             }
         }
         self.finish(&query)?;
+        self.last_len = query.len();
         Ok(Some(query))
     }
 
     /// Checks a complete query and records its line range.
     fn finish(&mut self, query: &Query) -> Result<(), InputError> {
-        let mut seen: HashMap<&str, usize> = HashMap::with_capacity(query.len());
-        for (item, &line) in query.items.iter().zip(&query.lines) {
-            if let Some(first) = seen.insert(item, line) {
-                return Err(InputError::at(
-                    line,
-                    format!(
-                        "item {} appears twice in query {} (first at line {first})",
-                        quoted(item),
-                        quoted(&query.qid)
-                    ),
-                ));
-            }
+        // Rows in item order, then line order (a buffer kept from query to query, no
+        // hashing): of each item given twice, the row that repeats it first follows its
+        // first row; the error is at the earliest such row in the file.
+        let order = &mut self.order;
+        order.clear();
+        order.extend(0..query.len() as u32);
+        order.sort_unstable_by(|&a, &b| {
+            query.items[a as usize]
+                .cmp(&query.items[b as usize])
+                .then(a.cmp(&b))
+        });
+        let repeated = order
+            .windows(2)
+            .filter(|w| query.items[w[0] as usize] == query.items[w[1] as usize])
+            .map(|w| (w[1] as usize, w[0] as usize))
+            .min();
+        if let Some((again, first)) = repeated {
+            // `first` is the item's first row: an earlier one would sort before it and
+            // make a pair whose repeating row comes earlier still.
+            let first = query.lines[first];
+            return Err(InputError::at(
+                query.lines[again],
+                format!(
+                    "item {} appears twice in query {} (first at line {first})",
+                    quoted(&query.items[again]),
+                    quoted(&query.qid)
+                ),
+            ));
         }
         let (first, last) = (
             query.lines[0],
@@ -282,7 +307,7 @@ impl<R: Read> Reader<R> {
             return Ok(());
         };
         let mut last = line;
-        // The csv reader skips empty lines: a gap in the numbers is one.
+        // The line reader skips empty lines: a gap in the numbers is one.
         while self.records.read()? && self.records.line == last + 1 {
             if self.records.fields()?.get(self.rules.columns.qid) != Some(qid) {
                 break;

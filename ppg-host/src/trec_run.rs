@@ -18,8 +18,6 @@
 //! before anything of its query is written. ppg's own format (`qid session rank item`) is
 //! [`RunFormat::Ppg`].
 
-use std::io::{self, Write};
-
 /// The format of `ppg rerank`'s output (`--run-format`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RunFormat {
@@ -78,30 +76,60 @@ impl RunFormat {
         }
     }
 
-    /// Writes one session's ranking of query `qid`: `items` in rank order, `session` from 1.
+    /// Appends one session's ranking of query `qid` to `out`: `items` in rank order,
+    /// `session` from 1. Numbers go through `itoa` and the lines are laid into one buffer,
+    /// without the general formatter: this runs for every row of the output, on the worker
+    /// that re-ranked the query.
     pub fn write_ranking<'a>(
         self,
-        w: &mut dyn Write,
+        out: &mut Vec<u8>,
         qid: &str,
         session: usize,
         items: impl ExactSizeIterator<Item = &'a str>,
         run_id: &str,
-    ) -> io::Result<()> {
+    ) {
         let n = items.len();
+        let (mut numbers, mut sample) = (itoa::Buffer::new(), itoa::Buffer::new());
+        let session_text = numbers.format(session).to_owned();
+        let sample = sample.format(session.wrapping_sub(1));
+        let mut rank_text = itoa::Buffer::new();
         for (rank, item) in (1..).zip(items) {
+            out.extend_from_slice(qid.as_bytes());
+            out.push(b'\t');
             match self {
-                RunFormat::Ppg => writeln!(w, "{qid}\t{session}\t{rank}\t{item}")?,
-                RunFormat::Trec2020 => writeln!(
-                    w,
-                    "{qid}\tQ{}\t{item}\t{rank}\t{}\t{run_id}",
-                    session - 1,
-                    n + 1 - rank
-                )?,
-                RunFormat::Trec2022 => writeln!(w, "{qid}\t{item}")?,
-                RunFormat::Trec2022Seq => writeln!(w, "{qid}\t{session}\t{item}")?,
+                RunFormat::Ppg => {
+                    for field in [session_text.as_str(), rank_text.format(rank), item] {
+                        out.extend_from_slice(field.as_bytes());
+                        out.push(b'\t');
+                    }
+                }
+                RunFormat::Trec2020 => {
+                    out.push(b'Q');
+                    out.extend_from_slice(sample.as_bytes());
+                    out.push(b'\t');
+                    out.extend_from_slice(item.as_bytes());
+                    out.push(b'\t');
+                    out.extend_from_slice(rank_text.format(rank).as_bytes());
+                    out.push(b'\t');
+                    out.extend_from_slice(numbers.format(n + 1 - rank).as_bytes());
+                    out.push(b'\t');
+                    out.extend_from_slice(run_id.as_bytes());
+                    out.push(b'\t');
+                }
+                RunFormat::Trec2022 => {
+                    out.extend_from_slice(item.as_bytes());
+                    out.push(b'\t');
+                }
+                RunFormat::Trec2022Seq => {
+                    for field in [session_text.as_str(), item] {
+                        out.extend_from_slice(field.as_bytes());
+                        out.push(b'\t');
+                    }
+                }
             }
+            // The last field's tab is the line's end.
+            *out.last_mut().expect("a field was written") = b'\n';
         }
-        Ok(())
     }
 }
 
@@ -117,9 +145,7 @@ mod tests {
             } else {
                 ["9", "7", "8"]
             };
-            format
-                .write_ranking(&mut out, "12", s, items.into_iter(), "ppg")
-                .unwrap();
+            format.write_ranking(&mut out, "12", s, items.into_iter(), "ppg");
         }
         String::from_utf8(out).unwrap()
     }
