@@ -70,12 +70,13 @@ use super::MAX_GROUPS;
 /// Sets of groups evaluated (each bound evaluates `2^k - 1` of them) by the lower bound
 /// [`DtrGroups`](super::DtrGroups) gives ([`crate::Objective::lower_bound`]), which a
 /// certifying run computes at every stage. On the graded file of `ppg_lab::shapes` (1,000
-/// queries x 20 items, 3 groups; 1, 4 and 32 sessions) 100,000 sets certify 89.6%, 81.4%
-/// and 95.7% of the queries where 5,000 certified 53.1%, 76.9% and 93.4%, for 2.4x, 1.2x
-/// and 0.9x the CPU (docs/performance.md): a walk that ends proves an optimum above the
+/// queries x 20 items, 3 groups; 1, 4 and 32 sessions) 400,000 sets certify 99.6%, 87.6%
+/// and 98.1% of the queries where 5,000 certified 53.1%, 76.9% and 93.4% (100,000: 89.6%,
+/// 81.4%, 95.7%), for 2.9x, 1.8x and 0.8x the CPU (docs/performance.md; over 4 groups 3.6x,
+/// 2.4x): a walk that ends proves an optimum above the
 /// hull and pooled bounds, which only a complete walk can. (On TREC 2019 with groups by
 /// position modulo 3 or 4, 5,000 to 200,000 sets certified the same queries.)
-pub const CERTIFY_BUDGET: u64 = 100_000;
+pub const CERTIFY_BUDGET: u64 = 400_000;
 
 /// The deepest walk [`solve`] makes (a level per position and group): the walk recurses
 /// once per level, each frame holding the bounds of its choices, and a deeper stack than
