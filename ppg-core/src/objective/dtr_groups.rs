@@ -276,6 +276,36 @@ mod tests {
         assert!(dtr.ratio(&[0, 1, 2, 9], 1).is_nan());
     }
 
+    /// The optimum's rankings hold each group's items by utility, highest first, and cost
+    /// the bound.
+    #[test]
+    fn optimum_puts_each_group_by_utility() {
+        let mut table = [0.0; 7];
+        exposure::fill(RankStart::One, &mut table);
+        // Within each group the ids run against the utility.
+        let utility = [0.5, 1.0, 3.0, 0.0, 2.0, 4.0, 1.0];
+        let group = [0, 0, 0, 1, 1, 1, 2];
+        let mut dtr = DtrGroups::new(&utility, &group, &table).unwrap();
+        for sessions in [1, 2, 3] {
+            let mut work = [0.0; 8];
+            let mut out = [0u16; 21];
+            let out = &mut out[..7 * sessions];
+            let (bound, found) = dtr.optimum(sessions, &mut work, out).unwrap();
+            assert!(bound.exact && found, "{sessions} sessions");
+            assert!((dtr.cost(out, sessions) - bound.value).abs() < 1e-8);
+            for block in out.chunks_exact(7) {
+                for (p, &a) in block.iter().enumerate() {
+                    for &b in &block[p + 1..] {
+                        let (a, b) = (usize::from(a), usize::from(b));
+                        if group[a] == group[b] {
+                            assert!(utility[a] >= utility[b], "{block:?}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     #[test]
     fn errors() {
         let table = [1.0; 3];
