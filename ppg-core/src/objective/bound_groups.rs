@@ -51,7 +51,7 @@
 //!   ([`Bound::exact`]);
 //! - when the best total is within [`TOLERANCE`] of the hull bound: the optimum is known to
 //!   that tolerance, and counts as exact too;
-//! - over two sessions or more, where a short walk (500 sets) neither ends nor
+//! - where a short walk (500 sets) neither ends nor
 //!   meets the hull bound: first the **pooled bound** (each group against the others
 //!   pooled: DTR over the groups is at least their two-group DTR, whose optimum
 //!   [`bound::solve`] gives) raises the floor, then `peel` builds a count matrix group
@@ -69,12 +69,14 @@ use super::MAX_GROUPS;
 
 /// Sets of groups evaluated (each bound evaluates `2^k - 1` of them) by the lower bound
 /// [`DtrGroups`](super::DtrGroups) gives ([`crate::Objective::lower_bound`]), which a
-/// certifying run computes at every stage. On TREC 2019 (true labels, the items of a query
-/// in groups by position modulo 3 or 4; 1, 4 and 32 sessions) the same queries were
-/// certified with 5,000, 20,000 and 200,000 sets; the bounds took 21%, 38% and 70% of the
-/// run's instructions (3 groups, 4 sessions), a search past this rarely proving more than
-/// PPG reaches.
-pub const CERTIFY_BUDGET: u64 = 5_000;
+/// certifying run computes at every stage. On the graded file of `ppg_lab::shapes` (1,000
+/// queries x 20 items, 3 groups; 1, 4 and 32 sessions) 400,000 sets certify 99.6%, 87.6%
+/// and 98.1% of the queries where 5,000 certified 53.1%, 76.9% and 93.4% (100,000: 89.6%,
+/// 81.4%, 95.7%), for 2.9x, 1.8x and 0.8x the CPU (docs/performance.md; over 4 groups 3.6x,
+/// 2.4x): a walk that ends proves an optimum above the
+/// hull and pooled bounds, which only a complete walk can. (On TREC 2019 with groups by
+/// position modulo 3 or 4, 5,000 to 200,000 sets certified the same queries.)
+pub const CERTIFY_BUDGET: u64 = 400_000;
 
 /// The deepest walk [`solve`] makes (a level per position and group): the walk recurses
 /// once per level, each frame holding the bounds of its choices, and a deeper stack than
@@ -89,7 +91,7 @@ pub const MAX_SEARCH_DEPTH: usize = 256;
 const SLOTS: usize = MAX_GROUPS + 1;
 
 /// Sets of groups the first, short walk evaluates before the lattice peels a count matrix
-/// towards a point of the hull bound ([`peel`]; over two sessions or more).
+/// towards a point of the hull bound ([`peel`]).
 const FIRST_WALK: u64 = 500;
 
 /// The choices of one group at one position whose bounds a level of the walk keeps (a
@@ -208,10 +210,11 @@ pub(crate) fn solve_with(
     };
     search.floor = search.lower(0, 0, sessions);
     if n.saturating_mul(slots) <= MAX_SEARCH_DEPTH {
-        // Over two sessions or more, a short walk first; where it neither ends nor meets
+        // A short walk first (at one session too: the pooled bound then halves the largest
+        // gap of the graded 3-group file, 0.0533 against 0.121); where it neither ends nor meets
         // the hull bound, the lattice peels a count matrix towards a point of the hull
         // bound ([`peel`]), and where that fails too the walk runs to its whole budget.
-        let short = sessions >= 2 && search.record;
+        let short = search.record;
         search.budget = if short {
             budget.min(FIRST_WALK)
         } else {

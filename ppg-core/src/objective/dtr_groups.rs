@@ -35,6 +35,8 @@ pub struct DtrGroups<'a> {
     exposure: &'a [f64],
     /// Utility of each group in one list.
     utility: [f64; MAX_GROUPS],
+    /// Each item's utility: the order of a group's items in the optimum's rankings.
+    item: &'a [f64],
 }
 
 impl<'a> DtrGroups<'a> {
@@ -69,7 +71,7 @@ impl<'a> DtrGroups<'a> {
     /// - [`Error::NotFinite`] for a NaN or infinite utility or exposure.
     /// - [`Error::InvalidConfig`] for a negative utility or exposure, or utility sums that
     ///   overflow.
-    pub fn new(utility: &[f64], group: &'a [u8], exposure: &'a [f64]) -> Result<Self, Error> {
+    pub fn new(utility: &'a [f64], group: &'a [u8], exposure: &'a [f64]) -> Result<Self, Error> {
         let n = utility.len();
         check_items(n)?;
         check_len(n, group.len())?;
@@ -95,6 +97,7 @@ impl<'a> DtrGroups<'a> {
             group,
             exposure,
             utility: sums,
+            item: utility,
         })
     }
 
@@ -171,7 +174,7 @@ impl Objective for DtrGroups<'_> {
     /// The bound, and where it is exact and the list fits a count matrix (at most 64
     /// items, four groups with utility and one row for the rest), rankings that reach it:
     /// the search's best count matrix dealt into sessions (a matching each), each group's items
-    /// in id order.
+    /// by utility, highest first (ties by id).
     fn optimum(
         &self,
         sessions: usize,
@@ -213,8 +216,9 @@ impl Objective for DtrGroups<'_> {
                 s => s,
             };
         }
-        let key = [0.0; LIST];
-        let found = deal::deal(&matrix, rows, &row[..n], &key[..n], sessions, out);
+        // Each group's items on its positions by utility (highest first, ties by id): the
+        // most relevant of the rankings with these counts.
+        let found = deal::deal(&matrix, rows, &row[..n], self.item, sessions, out);
         Some((bound, found))
     }
 }
@@ -270,6 +274,36 @@ mod tests {
         assert_eq!(one.ratio(&[2, 1, 0], 1), 1.0);
         assert!(dtr.ratio(&[0, 1, 2], 1).is_nan());
         assert!(dtr.ratio(&[0, 1, 2, 9], 1).is_nan());
+    }
+
+    /// The optimum's rankings hold each group's items by utility, highest first, and cost
+    /// the bound.
+    #[test]
+    fn optimum_puts_each_group_by_utility() {
+        let mut table = [0.0; 7];
+        exposure::fill(RankStart::One, &mut table);
+        // Within each group the ids run against the utility.
+        let utility = [0.5, 1.0, 3.0, 0.0, 2.0, 4.0, 1.0];
+        let group = [0, 0, 0, 1, 1, 1, 2];
+        let mut dtr = DtrGroups::new(&utility, &group, &table).unwrap();
+        for sessions in [1, 2, 3] {
+            let mut work = [0.0; 8];
+            let mut out = [0u16; 21];
+            let out = &mut out[..7 * sessions];
+            let (bound, found) = dtr.optimum(sessions, &mut work, out).unwrap();
+            assert!(bound.exact && found, "{sessions} sessions");
+            assert!((dtr.cost(out, sessions) - bound.value).abs() < 1e-8);
+            for block in out.chunks_exact(7) {
+                for (p, &a) in block.iter().enumerate() {
+                    for &b in &block[p + 1..] {
+                        let (a, b) = (usize::from(a), usize::from(b));
+                        if group[a] == group[b] {
+                            assert!(utility[a] >= utility[b], "{block:?}");
+                        }
+                    }
+                }
+            }
+        }
     }
 
     #[test]
