@@ -272,6 +272,22 @@ impl Lists<'_> {
         self.measure(&out[..n])
     }
 
+    /// A pattern's DCG alone: [`Lists::measure`] down to the cut-off.
+    pub fn dcg(&self, pattern: &[u8]) -> f64 {
+        let (mut a, mut b, mut dcg) = (0, 0, 0.0);
+        for (&zero, &d) in pattern.iter().zip(self.discount) {
+            let g = if zero == 1 {
+                a += 1;
+                self.gain[0].get(a - 1)
+            } else {
+                b += 1;
+                self.gain[1].get(b - 1)
+            };
+            dcg += g.copied().unwrap_or(0.0) * d;
+        }
+        dcg
+    }
+
     /// A pattern's DCG (each group's gains dealt onto its positions) and group 0's
     /// exposure.
     pub fn measure(&self, pattern: &[u8]) -> Pattern {
