@@ -141,9 +141,14 @@ pub(crate) fn most_relevant_many(
                 continue;
             }
             let floor = walked.or(plan).map_or(f64::NEG_INFINITY, |w| w.1) - value(m, sessions - 1);
-            let Some((found, _)) =
-                lists.single(lo - rest, hi - rest, floor, WALK_BUDGET, prefix, Some(&mut path[..2 * n]))
-            else {
+            let Some((found, _)) = lists.single(
+                lo - rest,
+                hi - rest,
+                floor,
+                WALK_BUDGET,
+                prefix,
+                Some(&mut path[..2 * n]),
+            ) else {
                 break;
             };
             if found > floor {
