@@ -30,6 +30,12 @@
 //! pattern, [`Lists::single`] walks the patterns inside the window instead and is exact
 //! when it finishes.
 //!
+//! [`Lists::hull`] traces the two patterns either side of the bound's breakpoint (the
+//! recipe mixes them over the sessions, `recipe/lex.rs`).
+//!
+//! Over 400 lines: the bound, its dynamic programme traced back to patterns, and the
+//! one-session walk are one algorithm over one view of the query ([`Lists`]).
+//!
 //! Caller's constraints beyond the order within groups (pairs it forbids to swap) only
 //! shrink the set, so the bound stays an upper bound; it is then exact only when a
 //! returned ranking reaches it.

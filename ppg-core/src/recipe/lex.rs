@@ -224,16 +224,21 @@ fn polish(
             for b in a + 1..sessions {
                 pattern(ranking, a, pa);
                 pattern(ranking, b, pb);
+                // Sessions alike within the cut-off have nothing to trade there.
+                if pa[..cut] == pb[..cut] {
+                    continue;
+                }
                 let mut now = lists.dcg(pa) + lists.dcg(pb);
                 let mut changed = false;
                 for r in 0..cut {
-                    for q in 0..n {
+                    if pa[r] == pb[r] {
+                        continue;
+                    }
+                    // Below the cut-off every `q` trades alike: the first is enough.
+                    let below = (cut..n).find(|&q| pa[q] != pb[q] && pa[q] != pa[r]);
+                    for q in (0..cut).chain(below) {
                         // `a` holds group 0 at `r` and not at `q`, `b` the other way.
                         if q == r || pa[r] == pb[r] || pa[q] == pb[q] || pa[r] == pa[q] {
-                            continue;
-                        }
-                        // Below the cut-off every `q` trades alike: the first is enough.
-                        if q >= cut && (cut..q).any(|p| pa[p] != pb[p] && pa[p] != pa[r]) {
                             continue;
                         }
                         pa.swap(r, q);
