@@ -72,6 +72,11 @@ pub(crate) fn most_relevant_many(
     let Ok(ndcg) = Ndcg::new(ask.utility, NDCG_CUTOFF, ask.tables.discount) else {
         return false;
     };
+    // Nothing is more relevant than the ideal ranking.
+    let old = ndcg.value(&best[..total], sessions);
+    if old >= 1.0 - 1e-12 {
+        return false;
+    }
     let (gains, rest) = work.split_at_mut(n);
     let (prefix, rest) = rest.split_at_mut(n + 1);
     let (row, rest) = rest.split_at_mut(2 * (n + 1));
@@ -163,7 +168,6 @@ pub(crate) fn most_relevant_many(
         (Some((m, _)), None) => (m, sessions),
         (None, None) => (0, 0),
     };
-    let old = ndcg.value(&best[..total], sessions);
     let mixed = end > 0 && {
         for s in 0..sessions {
             let pattern: &[u8] = if s < m {
