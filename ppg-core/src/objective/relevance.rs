@@ -30,6 +30,12 @@
 //! pattern, [`Lists::single`] walks the patterns inside the window instead and is exact
 //! when it finishes.
 //!
+//! [`Lists::hull`] traces the two patterns either side of the bound's breakpoint (the
+//! recipe mixes them over the sessions, `recipe/lex.rs`).
+//!
+//! Over 400 lines: the bound, its dynamic programme traced back to patterns, and the
+//! one-session walk are one algorithm over one view of the query ([`Lists`]).
+//!
 //! Caller's constraints beyond the order within groups (pairs it forbids to swap) only
 //! shrink the set, so the bound stays an upper bound; it is then exact only when a
 //! returned ranking reaches it.
@@ -54,6 +60,34 @@ struct Best {
     e0: f64,
 }
 
+/// [`Lists::bracket`]'s answer.
+#[derive(Debug, Clone, Copy)]
+struct Bracket {
+    bound: f64,
+    near: f64,
+    far: f64,
+}
+
+/// One session's pattern as the sum over sessions sees it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Pattern {
+    /// Its DCG, each group's gains dealt onto its positions in their order.
+    pub dcg: f64,
+    /// Group 0's exposure.
+    pub e0: f64,
+}
+
+/// [`Lists::hull`]'s answer: the bound and the patterns either side of the breakpoint.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Hull {
+    /// The Lagrangian bound on the total DCG over the sessions ([`Lists::dual`]).
+    pub bound: f64,
+    /// The pattern on the side the unconstrained best lies (misses the window alone).
+    pub near: Pattern,
+    /// The pattern past the breakpoint.
+    pub far: Pattern,
+}
+
 /// Values of [`Lists::dual`]'s `work` per item of group 0, and as many more.
 pub const DUAL_WORK: usize = 2;
 
@@ -71,8 +105,10 @@ impl Lists<'_> {
     }
 
     /// `max_p D(p) - v E0(p)` over one session's patterns, with the exposure of a pattern
-    /// that reaches it. `work`: 2 values per item of group 0, and 2 more.
-    fn session(&self, v: f64, work: &mut [f64]) -> Best {
+    /// that reaches it. `work`: 2 values per item of group 0, and 2 more. With `choice`
+    /// (`n (k_0 + 1)` bytes), which group took each position on the way to each state, for
+    /// [`Lists::trace`].
+    fn session(&self, v: f64, work: &mut [f64], mut choice: Option<&mut [u8]>) -> Best {
         let (k0, k1) = (self.gain[0].len(), self.gain[1].len());
         let (value, rest) = work.split_at_mut(k0 + 1);
         let e0 = &mut rest[..k0 + 1];
@@ -87,6 +123,7 @@ impl Lists<'_> {
             for j in (bottom..=top).rev() {
                 let mut best = f64::NEG_INFINITY;
                 let mut be = 0.0;
+                let mut zero = false;
                 // Position r to group 1, its item r - j.
                 if j <= r && r - j < k1 && value[j] > f64::NEG_INFINITY {
                     let g = self.gain[1][r - j] * d;
@@ -100,9 +137,13 @@ impl Lists<'_> {
                     if candidate > best {
                         best = candidate;
                         be = e0[j - 1] + e;
+                        zero = true;
                     }
                 }
                 value[j] = best;
+                if let Some(choice) = choice.as_deref_mut() {
+                    choice[r * (k0 + 1) + j] = u8::from(zero);
+                }
                 e0[j] = be;
             }
             if bottom > 0 {
@@ -120,6 +161,14 @@ impl Lists<'_> {
     /// shorter than [`DUAL_WORK`] values per item of group 0 and as many more, or no ranking can
     /// be in the window. Weak duality, see the module's docs.
     pub fn dual(&self, sessions: usize, lo: f64, hi: f64, work: &mut [f64]) -> Option<f64> {
+        self.bracket(sessions, lo, hi, work).map(|b| b.bound)
+    }
+
+    /// [`Lists::dual`]'s search, with the multipliers either side of the breakpoint:
+    /// `near` (its pattern misses the window on the side the search started from) and
+    /// `far` (its pattern does not), both signed; equal (0) when the unconstrained best
+    /// is in the window.
+    fn bracket(&self, sessions: usize, lo: f64, hi: f64, work: &mut [f64]) -> Option<Bracket> {
         if work.len() < DUAL_WORK * (self.gain[0].len() + 1)
             || lo.partial_cmp(&hi).is_none_or(|o| o.is_gt())
         {
@@ -127,13 +176,17 @@ impl Lists<'_> {
         }
         let s = sessions as f64;
         let phi = |this: &Self, v: f64, work: &mut [f64]| {
-            let b = this.session(v, work);
+            let b = this.session(v, work, None);
             let edge = if v >= 0.0 { hi } else { lo };
             (s * b.value + v * edge, s * b.e0)
         };
         let (mut best, x) = phi(self, 0.0, work);
         if (lo..=hi).contains(&x) {
-            return Some(best);
+            return Some(Bracket {
+                bound: best,
+                near: 0.0,
+                far: 0.0,
+            });
         }
         // The side the multiplier lies on: positive when group 0 has too much exposure.
         let sign = if x > hi { 1.0 } else { -1.0 };
@@ -173,7 +226,91 @@ impl Lists<'_> {
                 near = mid;
             }
         }
-        Some(best)
+        Some(Bracket {
+            bound: best,
+            near: sign * near,
+            far: sign * far,
+        })
+    }
+
+    /// The two patterns of the convex hull either side of the window's breakpoint over
+    /// `sessions` sessions ([`Lists::dual`]'s), written into `near` and `far` (1: group 0
+    /// holds the position), with the Lagrangian bound. A mix of them over the sessions
+    /// reaches the bound up to one session's share (module docs). `choice`: `n (k_0 + 1)`
+    /// bytes; `near` and `far`: `n` each. `None` as [`Lists::dual`], or for short memory.
+    pub fn hull(
+        &self,
+        sessions: usize,
+        (lo, hi): (f64, f64),
+        work: &mut [f64],
+        choice: &mut [u8],
+        near: &mut [u8],
+        far: &mut [u8],
+    ) -> Option<Hull> {
+        let n = self.items();
+        let k0 = self.gain[0].len();
+        if choice.len() < n * (k0 + 1) || near.len() < n || far.len() < n {
+            return None;
+        }
+        let b = self.bracket(sessions, lo, hi, work)?;
+        let mut side = [Pattern { dcg: 0.0, e0: 0.0 }; 2];
+        for (slot, (v, out)) in side.iter_mut().zip([(b.near, near), (b.far, far)]) {
+            self.session(v, work, Some(choice));
+            *slot = self.trace(choice, out);
+        }
+        Some(Hull {
+            bound: b.bound,
+            near: side[0],
+            far: side[1],
+        })
+    }
+
+    /// The pattern [`Lists::session`] chose, from its `choice`, into `out`, with its DCG
+    /// and exposure.
+    fn trace(&self, choice: &[u8], out: &mut [u8]) -> Pattern {
+        let (n, k0) = (self.items(), self.gain[0].len());
+        let mut j = k0;
+        for r in (0..n).rev() {
+            let zero = choice[r * (k0 + 1) + j];
+            out[r] = zero;
+            j -= usize::from(zero);
+        }
+        self.measure(&out[..n])
+    }
+
+    /// A pattern's DCG alone: [`Lists::measure`] down to the cut-off.
+    pub fn dcg(&self, pattern: &[u8]) -> f64 {
+        let (mut a, mut b, mut dcg) = (0, 0, 0.0);
+        for (&zero, &d) in pattern.iter().zip(self.discount) {
+            let g = if zero == 1 {
+                a += 1;
+                self.gain[0].get(a - 1)
+            } else {
+                b += 1;
+                self.gain[1].get(b - 1)
+            };
+            dcg += g.copied().unwrap_or(0.0) * d;
+        }
+        dcg
+    }
+
+    /// A pattern's DCG (each group's gains dealt onto its positions) and group 0's
+    /// exposure.
+    pub fn measure(&self, pattern: &[u8]) -> Pattern {
+        let (mut a, mut b) = (0, 0);
+        let mut p = Pattern { dcg: 0.0, e0: 0.0 };
+        for (r, &zero) in pattern.iter().enumerate() {
+            let g = if zero == 1 {
+                a += 1;
+                p.e0 += self.exposure[r];
+                self.gain[0][a - 1]
+            } else {
+                b += 1;
+                self.gain[1][b - 1]
+            };
+            p.dcg += g * self.discount(r);
+        }
+        p
     }
 
     /// The best DCG of one session whose group 0 receives between `lo` and `hi`, if above

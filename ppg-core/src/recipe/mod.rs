@@ -20,8 +20,10 @@
 //!
 //! - [`cost`]: the costs by name ([`CostSpec`], [`Cost`]) and the tables they read.
 //! - [`relevance`]: the relevance certificate of a re-ranked query ([`certify_relevance`]).
+//! - `lex`: the most relevant of the fair rankings at several sessions (issue 36 point 1).
 
 pub mod cost;
+mod lex;
 pub mod relevance;
 
 pub use cost::{AnyDtr, Cost, CostSpec, Metric, Tables};
@@ -417,6 +419,30 @@ impl Ppg<'_> {
                 );
                 if found {
                     let c = cost.inner.cost(&candidate[..n], 1);
+                    if c <= level {
+                        self.take_best(c);
+                    }
+                }
+            }
+        }
+        // Point 1 at several sessions, and at one under `intra`: the best mix of the
+        // window's hull patterns (`lex`), scored before it is taken.
+        if (sessions > 1 || recipe.intra) && report.is_some() && self.best().is_some() {
+            let after = self.best().map_or(f64::INFINITY, |b| b.1);
+            if let Some(level) = report.and_then(|r| relevance::level(recipe, after, r.bound)) {
+                let (best, work, candidate) = self.spare();
+                let ask = lex::Ask {
+                    spec,
+                    cost: &cost.inner,
+                    tables,
+                    utility,
+                    group,
+                    level,
+                    sessions,
+                    intra: recipe.intra,
+                };
+                if lex::most_relevant_many(&ask, best, work, candidate) {
+                    let c = cost.inner.cost(&candidate[..total], sessions);
                     if c <= level {
                         self.take_best(c);
                     }

@@ -248,7 +248,7 @@ pub(crate) fn level(recipe: &Recipe, after: f64, bound: Option<LowerBound>) -> O
 /// (without an NDCG term) that cost at most `level` lie in, over `sessions` sessions of
 /// the query whose `utility` and `group` (ids 0 and 1) are in starting order, with the
 /// cost `built` on them where the caller has it. `None` for other costs.
-fn window(
+pub(crate) fn window(
     spec: &CostSpec,
     built: Option<&Cost<'_>>,
     utility: &[f64],
@@ -257,10 +257,10 @@ fn window(
     sessions: usize,
     level: f64,
 ) -> Option<(f64, f64)> {
-    if spec.ndcg.is_some() {
+    let n = utility.len();
+    if spec.ndcg.is_some() || tables.exposure.len() < n {
         return None;
     }
-    let n = utility.len();
     let total: f64 = tables.exposure[..n].iter().sum();
     match spec.metric {
         Metric::Dtr => {
