@@ -96,7 +96,12 @@ fn trec_2019_starts_at_the_optimum() {
         eprintln!("PPG_DATA_DIR unset: skipped");
         return;
     };
-    let path = Path::new(&dir).join("trec2019.tsv");
+    // A relative PPG_DATA_DIR is the workspace root's (`.ci/run` sets `../shared/data`);
+    // cargo runs this test in ppg-cli/.
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .join(dir)
+        .join("trec2019.tsv");
     let json: Value =
         serde_json::from_str(&stdout(&[path.to_str().unwrap(), "--format", "json"])).unwrap();
     // DTR's valid queries of TREC 2019, every walk exact.
