@@ -12,10 +12,10 @@
  * The CLI's default recipe in C calls (ppg-cli/src/rerank.rs, ppg-host/src/rerank_query.rs,
  * optimise.rs): the starting ranking by score, descending, ties later row first; the
  * score as utility (no label column); groups numbered in order of first appearance; the
- * query's seed derived from --seed and its index (ppg_query_seed, as ppg rerank's);
- * items of a group held in order for the first part of the run; the input ranking
- * scored; growing over sessions; EEL with 5 grade levels and the exposure counted from
- * rank 1; 50 epochs of 16 samples, learning rate 0.4, patience 20. No C library needed. */
+ * query's seed derived from --seed and its index (ppg_query_seed, as ppg rerank's); then
+ * ppg_engine_rerank, the recipe in one call with the library's defaults (the step-wise
+ * calls train but do not take the recipe's last step, the most relevant of the rankings as
+ * fair as the one found). No C library needed. */
 #include <stdint.h>
 
 #include "platform.h"
@@ -126,24 +126,20 @@ int main(void) {
                            QUERY_SESSIONS, QUERY_BATCH, ppg_query_seed(QUERY_SEED, 0),
                            &engine);
   if (status != PPG_STATUS_OK) return fail("ppg_engine_init", status);
-  status = ppg_engine_set_query(engine, items, QUERY_ROWS, QUERY_SESSIONS);
-  if (status != PPG_STATUS_OK) return fail("ppg_engine_set_query", status);
-  status = ppg_engine_hold_order_within_groups(engine);
-  if (status != PPG_STATUS_OK) return fail("ppg_engine_hold_order_within_groups", status);
-
+  /* The recipe in one call, as `ppg rerank` runs it: the library's defaults are the CLI's
+   * (EEL with 5 grade levels, the order within groups held, growing over sessions, the
+   * certificate, and the most relevant of the rankings as fair as the one found). */
   ppg_train_config config;
   ppg_objective_config objective;
   ppg_train_report report;
   ppg_train_config_default(&config);
-  ppg_objective_config_default(&objective); /* EEL, 5 levels, exposure from rank 1 */
+  ppg_objective_config_default(&objective);
   ppg_train_report_default(&report);
-  config.score_input = true;
-  config.grow = true;
-  status = ppg_engine_train_builtin(engine, &config, &objective, &report);
-  if (status != PPG_STATUS_OK) return fail("ppg_engine_train_builtin", status);
   uint64_t best[QUERY_ROWS * QUERY_SESSIONS];
-  status = ppg_engine_best(engine, best, QUERY_ROWS * QUERY_SESSIONS, NULL);
-  if (status != PPG_STATUS_OK) return fail("ppg_engine_best", status);
+  status = ppg_engine_rerank(engine, items, QUERY_ROWS, QUERY_SESSIONS, &objective, &config,
+                             ppg_query_seed(QUERY_SEED, 0), best, QUERY_ROWS * QUERY_SESSIONS,
+                             &report);
+  if (status != PPG_STATUS_OK) return fail("ppg_engine_rerank", status);
 
   platform_write("output\tqid\tsession\trank\titem\n");
   for (uint32_t s = 0; s < QUERY_SESSIONS; s++) {
