@@ -1,24 +1,16 @@
-//! One query re-ranked as `ppg rerank` does with its defaults: EEL with 5 grade levels,
-//! exposure from rank 1, items of a group held in their order for the first part of a
-//! run, the input ranking scored first, sessions grown. No heap: the caller gives the
-//! engine's memory and the exposure table, so this builds for a Cortex-M4F as well.
+//! One query re-ranked as `ppg rerank` does with its defaults: the core's recommended
+//! recipe (`Ppg::rerank_ranked`), EEL with 5 grade levels, exposure from rank 1. No heap:
+//! the caller gives the engine's memory and the buffers, so this builds for a Cortex-M4F
+//! as well.
 #![no_std]
 
-use ppg_core::objective::{exposure, Eel, RankStart};
-use ppg_core::{Dims, Error, Ppg, TrainConfig};
-
-/// The training recipe of `ppg rerank` without options.
-pub fn recipe() -> TrainConfig {
-    TrainConfig {
-        score_input: true,
-        grow: true,
-        ..TrainConfig::default()
-    }
-}
+use ppg_core::objective::{exposure, RankStart};
+use ppg_core::recipe::{CostSpec, Metric, Ranked, Tables, Workspace};
+use ppg_core::{Dims, Error, Ppg, Recipe};
 
 /// The engine's shape for a query of `items` items in `sessions` sessions.
 pub fn dims(items: usize, sessions: usize) -> Dims {
-    Dims::new(items, sessions, recipe().batch)
+    Dims::new(items, sessions, Recipe::recommended().train.batch)
 }
 
 /// SplitMix64's finaliser, the mixing step of `ppg rerank`'s seeds.
@@ -34,16 +26,30 @@ pub fn query_seed(seed: u64, index: u64) -> u64 {
     mix(mix(seed) ^ mix(index))
 }
 
+/// The buffers [`rerank`] borrows for a query of `len` items: `tables` holds `2 * len`
+/// values (the exposure and NDCG's discount of each rank), the others `len`.
+pub struct Buffers<'b> {
+    /// Exposure from rank 1, then NDCG's discount from rank 0.
+    pub tables: &'b mut [f64],
+    /// The recipe's starting order and the query in it.
+    pub order: &'b mut [u16],
+    /// The utility in starting order (the recipe's copy).
+    pub utility: &'b mut [f64],
+    /// The group in starting order (the recipe's copy).
+    pub group: &'b mut [u8],
+}
+
 /// Re-ranks a query whose starting ranking puts the item of `utility[k]`, `group[k]` at
-/// position `k`, over `sessions` sessions, and writes the best rankings found (positions,
-/// session after session) to `out`. `mem` holds at least `Ppg::bytes(dims(len,
-/// sessions))` bytes, `table` and `utility` `len` values, `out` `len * sessions`.
+/// position `k`, over `sessions` sessions, with the core's recipe (`Ppg::rerank_ranked`,
+/// the function `ppg rerank` runs: training, then the most relevant of the rankings as fair
+/// as the one found), and writes the rankings (positions, session after session) to `out`.
+/// `mem` holds at least `Ppg::bytes(dims(len, sessions))` bytes, `out` `len * sessions`.
 ///
 /// # Errors
 /// The engine's refusal (a shape beyond its layout, too many groups).
 pub fn rerank(
     mem: &mut [u8],
-    table: &mut [f64],
+    work: Buffers<'_>,
     seed: u64,
     utility: &[f64],
     group: &[u8],
@@ -51,21 +57,39 @@ pub fn rerank(
     out: &mut [u16],
 ) -> Result<(), Error> {
     let n = utility.len();
-    let input = (0..sessions).flat_map(|_| 0..n as u16);
-    // One group only: EEL has nothing to optimise and the input ranking is the answer.
-    if n < 2 || !Eel::valid(group) {
-        out.iter_mut().zip(input).for_each(|(o, k)| *o = k);
+    // One item: nothing to re-rank (`ppg rerank` passes it through).
+    if n < 2 {
+        out.iter_mut().for_each(|o| *o = 0);
         return Ok(());
     }
-    exposure::fill(RankStart::One, table);
-    let mut eel = Eel::new(utility, group, 5, table)?;
+    let (exposure, discount) = work.tables.split_at_mut(n);
+    exposure::fill(RankStart::One, exposure);
+    exposure::fill(RankStart::Zero, &mut discount[..n]);
+    let tables = Tables {
+        exposure,
+        discount,
+        attention: &[],
+    };
+    let query = Ranked {
+        utility,
+        group,
+        sessions,
+        seed,
+    };
+    let space = Workspace {
+        order: work.order,
+        utility: work.utility,
+        group: work.group,
+        scratch: &mut [],
+    };
     let mut ppg = Ppg::new(mem, dims(n, sessions), seed)?;
-    ppg.start(n, sessions, 0.5)?;
-    ppg.hold_order_within(group)?;
-    ppg.train(&mut eel, &recipe())?;
-    match ppg.best() {
-        Some((best, _)) => out.copy_from_slice(best),
-        None => out.copy_from_slice(ppg.reference()),
-    }
+    ppg.rerank_ranked(
+        &query,
+        &CostSpec::new(Metric::Eel, 5, None),
+        &tables,
+        &Recipe::recommended(),
+        space,
+        out,
+    )?;
     Ok(())
 }

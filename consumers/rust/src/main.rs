@@ -2,7 +2,7 @@
 //! a header naming qid, item, score, group and optionally label, a query's rows
 //! together) and prints what `ppg rerank FILE --seed SEED --sessions SESSIONS` prints.
 
-use ppg_consumer::{dims, query_seed, rerank};
+use ppg_consumer::{dims, query_seed, rerank, Buffers};
 use ppg_core::Ppg;
 
 struct Query {
@@ -32,12 +32,17 @@ fn main() {
         let group: Vec<u8> = order.iter().map(|&i| q.group[i]).collect();
         let n = order.len();
         let mut mem = vec![0u8; Ppg::bytes(dims(n, sessions))];
-        let mut table = vec![0.0; n];
+        let (mut tables, mut sorted) = (vec![0.0; 2 * n], vec![0.0; n]);
+        let (mut at, mut groups) = (vec![0u16; n], vec![0u8; n]);
+        let work = Buffers {
+            tables: &mut tables,
+            order: &mut at,
+            utility: &mut sorted,
+            group: &mut groups,
+        };
         let mut best = vec![0u16; n * sessions];
         let seed = query_seed(seed, index as u64);
-        rerank(
-            &mut mem, &mut table, seed, &utility, &group, sessions, &mut best,
-        )
+        rerank(&mut mem, work, seed, &utility, &group, sessions, &mut best)
         .unwrap_or_else(|e| panic!("query {}: {e}", q.qid));
         for (s, ranking) in best.chunks(n).enumerate() {
             for (rank, &k) in ranking.iter().enumerate() {
