@@ -105,9 +105,10 @@ func rerank(q query, order []int, seed uint64, sessions int) ([]int, error) {
 		}
 		return out, nil
 	}
+	// The recipe in one call, as `ppg rerank` runs it (the library's defaults are the
+	// CLI's): the step-wise calls train but do not take the recipe's last step, the most
+	// relevant of the rankings as fair as the one found.
 	cfg := ppg.DefaultTrainConfig()
-	cfg.ScoreInput = true
-	cfg.Grow = true
 	engine, err := ppg.NewEngine(ppg.MethodPPG, n, sessions, cfg.Batch, seed)
 	if err != nil {
 		return nil, err
@@ -117,16 +118,7 @@ func rerank(q query, order []int, seed uint64, sessions int) ([]int, error) {
 	for k, row := range order {
 		items[k] = ppg.Item{ID: uint64(k), Utility: q.utility[row], Group: q.group[row]}
 	}
-	if err := engine.SetQuery(items, sessions); err != nil {
-		return nil, err
-	}
-	if err := engine.HoldOrderWithinGroups(); err != nil {
-		return nil, err
-	}
-	if _, err := engine.TrainBuiltin(cfg, ppg.DefaultObjective(ppg.MetricEEL)); err != nil {
-		return nil, err
-	}
-	best, _, err := engine.Best()
+	best, _, err := engine.Rerank(items, sessions, ppg.DefaultObjective(ppg.MetricEEL), cfg, seed)
 	if err != nil {
 		return nil, err
 	}

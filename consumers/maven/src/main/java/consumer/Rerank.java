@@ -110,18 +110,18 @@ public final class Rerank {
       }
       return out;
     }
+    // The recipe in one call, as `ppg rerank` runs it (the library's defaults are the CLI's):
+    // the step-wise calls train but do not take the recipe's last step, the most relevant
+    // of the rankings as fair as the one found.
     Ppg.TrainConfig config = Ppg.defaultTrainConfig();
-    config.score_input = true;
-    config.grow = true;
     try (Ppg.Engine engine = new Ppg.Engine(Ppg.PPG_METHOD_PPG, n, sessions, config.batch, seed)) {
       Ppg.Item[] items = new Ppg.Item[n];
       for (int k = 0; k < n; k++) {
         items[k] = new Ppg.Item(k, q.utility.get(order[k]), q.group.get(order[k]));
       }
-      engine.setQuery(items, sessions);
-      engine.holdOrderWithinGroups();
-      engine.trainBuiltin(config, Ppg.defaultObjective(Ppg.PPG_METRIC_EEL));
-      long[] best = engine.best().ranking();
+      long[] best =
+          engine.rerank(
+              items, sessions, Ppg.defaultObjective(Ppg.PPG_METRIC_EEL), config, seed, null);
       for (int i = 0; i < out.length; i++) {
         out[i] = (int) best[i];
       }
