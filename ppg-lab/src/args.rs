@@ -95,6 +95,14 @@ impl DataUtility {
             DataUtility::Ltr => "ltr",
         }
     }
+
+    /// The same column as the host's protocol names it.
+    pub fn protocol(self) -> ppg_host::protocol::Utility {
+        match self {
+            DataUtility::Label => ppg_host::protocol::Utility::Label,
+            DataUtility::Ltr => ppg_host::protocol::Utility::Ltr,
+        }
+    }
 }
 
 /// How `reproduce` prints.
@@ -226,7 +234,7 @@ pub struct FrontierArgs {
     /// Fairness metric: dtr or eel (two groups).
     #[arg(long, value_enum, default_value_t = FairnessArg::Dtr)]
     pub metric: FairnessArg,
-    /// Sessions per query (only 1 is covered).
+    /// Sessions per query: fairness is scored on their mean exposure (exact NDCG at 1; at more, the best found and a bound).
     #[arg(long, default_value_t = 1)]
     pub sessions: usize,
     /// Fairness levels from the optimum (first) to the input's own (last), at least 2.

@@ -2,17 +2,17 @@
 //! query into `S` rankings.
 
 use crate::foe::{self, FoeVariant};
-use ppg_core::objective::bound::{self as optimum, Counts, Shape};
 use ppg_core::recipe::cost::EeScore;
 use ppg_core::recipe::Relevance;
 use ppg_core::{Gradient, PlConfig, PlackettLuce, Ppg, Recipe, Rng, SamplerMode, TrainConfig};
 use ppg_host::rerank_query;
-use ppg_host::rerank_query::{RerankSpec, Rows};
+use ppg_host::rerank_query::Rows;
 
 use crate::args::DataUtility;
 use crate::data::Query;
-use ppg_host::cost::{evaluate, Cost, CostSpec, Eval, Metric, Tables};
+use ppg_host::cost::{Cost, CostSpec, Eval, Metric, Tables};
 use ppg_host::optimise::{self, ranking_by};
+use ppg_host::protocol;
 
 /// The paper's rows, in the order of its tables.
 pub const PAPER_METHODS: [&str; 8] = [
@@ -55,9 +55,6 @@ pub fn default_methods() -> impl Iterator<Item = &'static str> {
         .chain(OUR_VARIANTS)
         .chain([RECIPE, EXACT, BOUND])
 }
-
-/// EEL grade levels when optimising (the protocol's 5).
-pub const OPTIMISE_LEVELS: u32 = 5;
 
 /// A PPG recipe named by suffixes of `ppg`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -353,26 +350,14 @@ pub fn certified(
         utility,
         group: &q.group,
     };
-    let recommended = Recipe::recommended();
-    let recipe = Recipe {
-        train: TrainConfig {
-            score_input: recommended.train.score_input,
-            grow: recommended.train.grow,
-            certify: recommended.train.certify,
-            ..setup.train
-        },
-        initial_weight: setup.initial_weight,
-        ..recommended
-    };
-    let request = RerankSpec {
-        cost: spec(setup),
-        recipe,
-        sessions: setup.sessions,
+    let request = protocol::recipe_request(
+        setup.metric,
+        setup.ee,
+        setup.sessions,
         seed,
-        method: ppg_host::rerank_query::Method::Ppg,
-        // The protocol's, as `setup.tables` are laid out.
-        rank_start: ppg_core::objective::RankStart::One,
-    };
+        setup.train,
+        setup.initial_weight,
+    );
     let reranked = if method.kind == Kind::Exact {
         rerank_query::exact(&request, setup.tables, &rows)?
     } else {
@@ -397,8 +382,7 @@ pub fn certified(
 }
 
 /// The bound row of query `q`: the evaluation's metric at its optimum over `sessions`
-/// rankings (a proven lower bound where the search was cut), with the NDCG@10 of one
-/// optimal ranking; that ranking; and whether the value is exact.
+/// rankings (`ppg_host::protocol::optimum`).
 ///
 /// # Errors
 /// The metric's refusal of the query (an invalid query has no bound either).
@@ -408,77 +392,10 @@ pub fn bound(
     sessions: usize,
     tables: &Tables,
 ) -> Result<(Eval, Vec<u16>, bool), String> {
-    let n = q.len();
-    let shape = match metric {
-        Metric::Dtr => {
-            let mut utility = [0.0; 2];
-            for (&l, &g) in q.label.iter().zip(&q.group) {
-                utility[usize::from(g != 0)] += l;
-            }
-            Shape::Dtr { utility }
-        }
-        Metric::Eel => {
-            let eel = ppg_core::objective::Eel::new(&q.label, &q.group, 2, &tables.exposure)
-                .map_err(|e| e.to_string())?;
-            match *eel.targets() {
-                [t0, t1] => Shape::Eel { target: [t0, t1] },
-                _ => return Err("the bound compares exactly two groups".into()),
-            }
-        }
-        Metric::Ee | Metric::Awrf | Metric::Awrf2022 => {
-            return Err(format!("no exact optimum of {} here", metric.name()))
-        }
-    };
-    let group0 = q.group.iter().filter(|&&g| g == 0).count();
-    let (mut prefix, mut walk, mut best) = (vec![0.0; n + 1], vec![0; n], vec![0; n]);
-    let counts = Counts {
-        walk: &mut walk,
-        best: &mut best,
-    };
-    let b = optimum::solve(
-        shape,
-        &tables.exposure[..n],
-        group0,
-        sessions,
-        optimum::BUDGET,
-        &mut prefix,
-        Some(counts),
-    )
-    .map_err(|e| e.to_string())?;
-    let (mut order, mut ranking) = (vec![0; n], vec![0; n * sessions]);
-    optimum::witness(
-        &best,
-        &q.group,
-        &q.label,
-        sessions,
-        &mut order,
-        &mut ranking,
-    )
-    .map_err(|e| e.to_string())?;
-    let witnessed = evaluate(
-        metric,
-        EeScore::OFFICIAL,
-        &q.label,
-        &q.group,
-        &ranking,
-        sessions,
-        tables,
-    )
-    .map_err(|e| e.to_string())?;
-    let eval = Eval {
-        fairness: b.lower,
-        ndcg: witnessed.ndcg,
-    };
-    Ok((eval, ranking, b.exact))
+    protocol::optimum(metric, &q.label, &q.group, sessions, tables)
 }
 
-/// The optimisers' cost for the cell's metric: the protocol's EEL has 5 levels when
-/// optimising; expected exposure the cell's number; AWRF's population the protocol's two
-/// groups, as evaluated.
+/// The optimisers' cost for the cell's metric (`ppg_host::protocol::cost_spec`).
 fn spec(setup: &Setup) -> CostSpec {
-    CostSpec {
-        ee: setup.ee,
-        awrf_groups: Some(ppg_host::cost::PROTOCOL_GROUPS),
-        ..CostSpec::new(setup.metric, OPTIMISE_LEVELS, None)
-    }
+    protocol::cost_spec(setup.metric, setup.ee)
 }

@@ -312,10 +312,7 @@ impl Experiment {
 /// true-label driver (protocol.md). A driver has one rate for every optimiser it runs, so
 /// PL gets it too unless `--pl-lr` says otherwise.
 pub fn reference_lr(utility: DataUtility) -> f32 {
-    match utility {
-        DataUtility::Ltr => 0.4,
-        DataUtility::Label => 0.01,
-    }
+    utility.protocol().learning_rate()
 }
 
 /// Parses `--method` (or the default list).
