@@ -77,7 +77,10 @@ fn refusals_exit_2_with_the_reason() {
     for (args, reason) in [
         (vec![data, "--metric", "ee"], "dtr and eel only"),
         (vec![data, "--metric", "awrf"], "dtr and eel only"),
-        (vec![data, "--sessions", "4"], "one session only"),
+        (
+            vec![data, "--sessions", "0"],
+            "--sessions must be at least 1",
+        ),
         (vec![data, "--levels", "1"], "--levels"),
         (vec!["/nonexistent/frontier.tsv"], "cannot read"),
     ] {
@@ -119,4 +122,34 @@ fn trec_2019_starts_at_the_optimum() {
         "{recipe}"
     );
     assert!(recipe["ndcg"].as_f64().unwrap() <= rows[0]["ndcg"].as_f64().unwrap() + 1e-9);
+
+    // Over 4 sessions the optimum is no worse than one session's, the frontier is
+    // monotone and bounded, and the recipe's point is below the bound at its level.
+    let four: Value = serde_json::from_str(&stdout(&[
+        path.to_str().unwrap(),
+        "--format",
+        "json",
+        "--sessions",
+        "4",
+    ]))
+    .unwrap();
+    assert_eq!(four["sessions"], 4);
+    let rows4 = four["rows"].as_array().unwrap();
+    let value = |r: &Value, k: &str| r[k].as_f64().unwrap();
+    assert!(value(&rows4[0], "fairness") <= optimum + 1e-9);
+    for pair in rows4.windows(2) {
+        assert!(value(&pair[0], "ndcg") <= value(&pair[1], "ndcg") + 1e-12);
+    }
+    for row in rows4 {
+        assert!(value(row, "ndcg") <= value(row, "bound"), "{row}");
+    }
+    let recipe4 = &four["recipe"];
+    let level = rows4
+        .iter()
+        .find(|r| value(r, "fairness") >= value(recipe4, "fairness"))
+        .expect("the recipe is at most as unfair as the input");
+    assert!(
+        value(recipe4, "ndcg") <= value(level, "bound") + 1e-9,
+        "{recipe4} {level}"
+    );
 }
