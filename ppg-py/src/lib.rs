@@ -8,6 +8,7 @@
 //!   CLI's `CostSpec` and `PpgRecipe`;
 //! - [`list`]: one list, with a built-in metric or a Python callable as the objective;
 //! - [`frame`]: many queries at once, in parallel without the GIL;
+//! - [`frontier`]: what fairness costs in relevance over many queries (`ppg frontier`);
 //! - [`metrics`]: the protocol's EEL, DTR and NDCG of given rankings, expected exposure
 //!   and AWRF;
 //! - [`engine`]: the engine itself, for callers that score rankings themselves;
@@ -23,6 +24,7 @@ use pyo3::prelude::*;
 
 pub mod engine;
 pub mod frame;
+pub mod frontier;
 pub mod interrupt;
 pub mod list;
 pub mod memory;
@@ -40,6 +42,7 @@ pub(crate) fn refused(what: &str, e: ppg_core::Error) -> PyErr {
 fn _ppg(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(list::rerank_list, m)?)?;
     m.add_function(wrap_pyfunction!(frame::rerank_many, m)?)?;
+    m.add_function(wrap_pyfunction!(frontier::frontier, m)?)?;
     m.add_function(wrap_pyfunction!(metrics::eel, m)?)?;
     m.add_function(wrap_pyfunction!(metrics::dtr, m)?)?;
     m.add_function(wrap_pyfunction!(metrics::ndcg, m)?)?;

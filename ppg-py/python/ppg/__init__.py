@@ -5,6 +5,8 @@
   ``ppg rerank`` on the same rows;
 - :mod:`ppg.metrics`: the protocol's EEL, DTR and NDCG of given rankings, of one list
   or of every query of a frame (:func:`ppg.metrics.frame`, before and after re-ranking);
+- :func:`frontier`: what each level of fairness costs in relevance over a frame's
+  queries, equal to ``ppg frontier``'s table;
 - :class:`Engine`: the engine, for callers that score rankings themselves;
 - :mod:`ppg.spark`: :func:`ppg.spark.rerank` for a Spark DataFrame (needs pyspark);
 - :mod:`ppg.pyterrier`: a PyTerrier re-ranking stage and measures for ``pt.Experiment``
@@ -14,6 +16,7 @@
 
 from ppg import metrics, trec_run
 from ppg._ppg import MAX_GROUPS, MAX_ITEMS
+from ppg._frontier import frontier
 from ppg._rerank import Reranked, rerank
 from ppg.engine import Engine
 from ppg.frame import rerank_frame
@@ -40,6 +43,7 @@ __all__ = [
     "MAX_ITEMS",
     "Reranked",
     "__version__",
+    "frontier",
     "metrics",
     "rerank",
     "rerank_frame",

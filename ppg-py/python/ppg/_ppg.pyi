@@ -27,6 +27,25 @@ def rerank_many(
     seed_by_qid: bool,
     threads: int,
 ) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]: ...
+def frontier(
+    label: np.ndarray,
+    ltr: np.ndarray,
+    group: np.ndarray,
+    offsets: np.ndarray,
+    metric: str,
+    sessions: int,
+    levels: int,
+    k: int,
+    utility: str,
+    seed: int,
+    budget: int,
+    threads: int,
+) -> Tuple[
+    int,
+    List[Tuple[Optional[float], float, float, float, int]],
+    Tuple[float, float],
+    Tuple[float, float],
+]: ...
 def eel(ranking: np.ndarray, sessions: int, utility: np.ndarray, group: np.ndarray, levels: int, rank_start: str) -> float: ...
 def dtr(ranking: np.ndarray, sessions: int, utility: np.ndarray, group: np.ndarray, rank_start: str) -> float: ...
 def ndcg(ranking: np.ndarray, sessions: int, utility: np.ndarray, k: int) -> float: ...
