@@ -60,8 +60,12 @@ fn svg_text(out: &mut String, title: &str, f: &Frontier) -> Drawn {
     {
         let root = SVGBackend::with_string(out, (640, 440)).into_drawing_area();
         root.fill(&WHITE)?;
+        let sessions = match f.sessions {
+            1 => "one session".to_owned(),
+            s => format!("{s} sessions"),
+        };
         let caption = format!(
-            "{title}: what fairness costs ({} queries, one session)",
+            "{title}: what fairness costs ({} queries, {sessions})",
             f.queries
         );
         let mut chart = ChartBuilder::on(&root)

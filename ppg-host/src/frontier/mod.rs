@@ -129,6 +129,9 @@ pub struct Frontier {
     pub recipe: (f64, f64),
 }
 
+/// A query [`Run::push`] holds: its index in the data set, labels, grades and groups.
+type Pushed = (usize, Vec<f64>, Vec<f64>, Vec<u8>);
+
 /// A data set's queries on their way into a [`Frontier`]: [`Run::push`] each query, then
 /// [`Run::finish`].
 pub struct Run<'s> {
@@ -136,8 +139,8 @@ pub struct Run<'s> {
     tables: Tables,
     pool: rayon::ThreadPool,
     sums: Frontier,
-    /// (index in the data set, label, ltr, group) of the queries not yet processed.
-    batch: Vec<(usize, Vec<f64>, Vec<f64>, Vec<u8>)>,
+    /// The queries not yet processed.
+    batch: Vec<Pushed>,
     index: usize,
     stop: &'s AtomicBool,
 }

@@ -53,8 +53,8 @@ pub(super) fn frontier(
     let optimum = eval(&witness, sessions)?.fairness;
     // The input ranking in every session: its mean exposure is one session's.
     let input = eval(&ranking_by(q.ltr), 1)?;
-    let recipe = recipe_point(config, tables, index, q, stop).map_err(fail)?;
-    let recipe = eval(&recipe, sessions)?;
+    let recipe_rankings = recipe_point(config, tables, index, q, stop).map_err(fail)?;
+    let recipe = eval(&recipe_rankings, sessions)?;
 
     // Each group's gains, descending (the order within groups is free).
     let ndcg = Ndcg::new(q.label, config.k, &tables.discount).map_err(|e| fail(e.to_string()))?;
@@ -94,6 +94,17 @@ pub(super) fn frontier(
     // reaches, so a walk cut by its budget never reports less.
     let s = sessions as f64;
     let mut floor = ndcg.value(&witness, sessions) * ideal * s;
+    // The input's and the recipe's rankings exist too: floors from their own levels on.
+    let known = [
+        (
+            input.fairness,
+            ndcg.value(&ranking_by(q.ltr), 1) * ideal * s,
+        ),
+        (
+            recipe.fairness,
+            ndcg.value(&recipe_rankings, sessions) * ideal * s,
+        ),
+    ];
     let mut work = Work::new(&lists);
     let mut part = Frontier::zero(config);
     part.queries = 1;
@@ -108,6 +119,11 @@ pub(super) fn frontier(
             // Every exposure group 0 can get (finite: the dual multiplies its edges).
             (f64::NAN, (-1.0, s * total + 1.0))
         };
+        for &(fairness, dcg) in &known {
+            if row.level.is_none() || fairness <= cap {
+                floor = floor.max(dcg);
+            }
+        }
         let found = mix::best(&lists, sessions, (lo, hi), floor, config.budget, &mut work)
             .ok_or_else(|| {
                 fail(format!(
