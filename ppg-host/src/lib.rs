@@ -31,6 +31,9 @@
 //!   the unknown policies and the target read once per request, each query's rows laid out
 //!   for the core, and one query re-ranked under it.
 //! - [`trec_run`]: the run-file formats of the TREC Fair Ranking tracks' evaluators.
+//! - [`protocol`]: the paper's protocol as several doors run it (the exact optimum and
+//!   its witness, the default recipe's request); [`frontier`]: what fairness costs in
+//!   relevance over a data set (`ppg frontier`, Python's `ppg.frontier`).
 //! - [`error`]: the one error type of a run (its kinds; the exit status of each is the
 //!   `ppg` binary's); [`arg`]: parsing the command lines' single-precision numbers (the
 //!   command-line parser itself, clap, is the front ends'); [`pause`]: a test hook that
