@@ -121,3 +121,26 @@ def test_bad_input_names_the_argument(change, kwargs, argument):
 def test_not_a_frame():
     with pytest.raises(TypeError, match="^df:"):
         ppg.frontier([1, 2, 3])
+
+
+def test_the_docs_example_runs_as_written():
+    import contextlib
+    import io
+    import os
+    import re
+
+    from conftest import REPO
+
+    text = (REPO / "docs" / "python.md").read_text().split("## What fairness costs in relevance", 1)[1]
+    code = re.search(r"```python\n(.*?)```", text, re.S).group(1)
+    namespace: dict = {}
+    cwd = os.getcwd()
+    os.chdir(REPO)
+    try:
+        with contextlib.redirect_stdout(io.StringIO()) as printed:
+            exec(compile(code, "docs/python.md", "exec"), namespace)
+    finally:
+        os.chdir(cwd)
+    f = namespace["f"]
+    assert f["row"].tolist() == ["level"] * 5 + ["none", "input", "recipe"]
+    assert f.attrs["sessions"] == 4 and "fairness" in printed.getvalue()
