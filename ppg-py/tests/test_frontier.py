@@ -12,19 +12,25 @@ import pytest
 import ppg
 
 
-def graded(queries: int, seed: int, items=(4, 14)) -> pd.DataFrame:
-    """Queries of graded labels 0-4 and a noisy model grade, two groups named as text,
-    rows of the queries interleaved (``ppg.frontier`` does not need them together)."""
+def graded(queries: int, seed: int, items=(4, 14), continuous=False) -> pd.DataFrame:
+    """Queries of graded labels 0-4 and a noisy model grade (or continuous labels in
+    (0, 1) and a noisy score), two groups named as text, rows of the queries interleaved
+    (``ppg.frontier`` does not need them together)."""
     rng = np.random.default_rng(seed)
     rows = []
     for q in range(queries):
         for _ in range(int(rng.integers(items[0], items[1] + 1))):
-            label = int(rng.choice(5, p=[0.26, 0.38, 0.23, 0.06, 0.07]))
+            if continuous:
+                label = float(rng.uniform())
+                score = float(max(label + 0.3 * rng.normal(), 0.0))
+            else:
+                label = float(rng.choice(5, p=[0.26, 0.38, 0.23, 0.06, 0.07]))
+                score = float(np.clip(np.round(label + rng.normal()), 0, 4))
             rows.append({
                 "qid": f"q{q}",
                 "group": "ab"[int(rng.integers(2))],
-                "label": float(label),
-                "score": float(np.clip(np.round(label + rng.normal()), 0, 4)),
+                "label": label,
+                "score": score,
             })
     return pd.DataFrame(rows).sample(frac=1.0, random_state=seed).reset_index(drop=True)
 
@@ -44,11 +50,18 @@ def cli(ppg_bin, df: pd.DataFrame, tmp_path, *args: str) -> pd.DataFrame:
 
 
 @pytest.mark.parametrize(
-    "metric, sessions, utility",
-    [("dtr", 1, "label"), ("eel", 1, "score"), ("dtr", 4, "score"), ("eel", 3, "label")],
+    "metric, sessions, utility, continuous",
+    [
+        ("dtr", 1, "label", False),
+        ("eel", 1, "score", False),
+        ("dtr", 4, "score", False),
+        ("eel", 3, "label", False),
+        ("dtr", 32, "label", True),
+        ("eel", 2, "score", True),
+    ],
 )
-def test_equals_the_cli(ppg_bin, tmp_path, metric, sessions, utility):
-    df = graded(40, 36 + sessions)
+def test_equals_the_cli(ppg_bin, tmp_path, metric, sessions, utility, continuous):
+    df = graded(40, 36 + sessions, continuous=continuous)
     got = ppg.frontier(df, metric=metric, sessions=sessions, levels=7, utility=utility, seed=5)
     want = cli(
         ppg_bin, df, tmp_path, "--metric", metric, "--sessions", str(sessions), "--levels", "7",
