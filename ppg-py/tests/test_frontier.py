@@ -113,6 +113,7 @@ def test_the_order_of_rows_within_the_frame_does_not_matter_across_queries():
         ("nan", {}, "score"),
         ("three groups", {}, "group"),
         ("missing qid", {}, "qid"),
+        ("one row", {}, "qid"),
     ],
 )
 def test_bad_input_names_the_argument(change, kwargs, argument):
@@ -125,6 +126,8 @@ def test_bad_input_names_the_argument(change, kwargs, argument):
         df.loc[0, "group"] = "c"
     elif change == "missing qid":
         df.loc[0, "qid"] = None
+    elif change == "one row":
+        df.loc[0, "qid"] = "alone"
     before = df.copy()
     with pytest.raises((ValueError, TypeError), match=f"^{argument}:"):
         ppg.frontier(df, **kwargs)

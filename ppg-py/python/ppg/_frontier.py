@@ -92,6 +92,10 @@ def frontier(
     codes, _ = pd.factorize(columns["qid"])
     order = np.argsort(codes, kind="stable")
     counts = np.bincount(codes, minlength=codes.max() + 1 if len(codes) else 0)
+    # ``ppg frontier``'s rules for a query's length.
+    if len(counts) and counts.min() < 2:
+        name = columns["qid"].iloc[int(np.flatnonzero(codes == int(np.argmin(counts)))[0])]
+        raise ValueError(f"qid: query {name!r} has only one row: nothing to rank")
     if len(counts) and counts.max() > MAX_ITEMS:
         raise ValueError(f"qid: a query has {counts.max():,} rows, more than the {MAX_ITEMS:,} the search takes")
     offsets = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
