@@ -11,7 +11,7 @@
 use std::collections::HashSet;
 
 use libfuzzer_sys::fuzz_target;
-use ppg_host::rerank_input::{parse, InputError, Query};
+use ppg_host::rerank_input::{parse, InputError, InputQuery};
 
 /// DTR's limit (two groups) and EEL's (`ppg_core::objective::MAX_GROUPS`).
 const FEW: usize = 2;
@@ -56,7 +56,7 @@ fn line_count(bytes: &[u8]) -> usize {
     bytes.iter().filter(|&&b| b == b'\n').count() + usize::from(!bytes.ends_with(b"\n"))
 }
 
-fn groups(queries: &[Query]) -> usize {
+fn groups(queries: &[InputQuery]) -> usize {
     queries
         .iter()
         .flat_map(|q| &q.group)
@@ -76,7 +76,7 @@ fn check_error(bytes: &[u8], e: &InputError) {
     assert!(!e.message.is_empty());
 }
 
-fn check_queries(bytes: &[u8], queries: &[Query], max_groups: usize) {
+fn check_queries(bytes: &[u8], queries: &[InputQuery], max_groups: usize) {
     let lines = line_count(bytes);
     let labelled = queries.first().is_some_and(|q| q.label.is_some());
     let mut qids = HashSet::new();
@@ -147,7 +147,7 @@ fn lines(bytes: &[u8]) -> Vec<&[u8]> {
 
 /// Every id the parse returned is its field's bytes in the input, and group ids follow
 /// the group fields' bytes in order of first appearance: nothing trimmed, nothing merged.
-fn check_round_trip(bytes: &[u8], queries: &[Query]) {
+fn check_round_trip(bytes: &[u8], queries: &[InputQuery]) {
     let lines = lines(bytes);
     let trim = |f: &[u8]| f.trim_ascii().to_vec();
     // The header: the first line that is not blank, its names without ASCII spaces around

@@ -2,10 +2,14 @@
 
 use std::path::PathBuf;
 
+use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use ppg_core::names::{self, BrowseName, MetricChoice, Mixable, Named};
+use ppg_core::objective::{Level, Measure, RankStart};
+use ppg_core::{Gradient, SamplerMode};
 
 use ppg_host::trec_run::RunFormat;
-pub use ppg_lab::{EeMeasureArg, FairnessArg, ProgressArg};
+pub use ppg_lab::ProgressArg;
 pub use ppg_lab::{FrontierArgs, ReproduceArgs};
 
 /// Fair re-ranking by Probabilistic Permutation Graph (PPG) search.
@@ -27,23 +31,75 @@ pub enum Command {
     Frontier(FrontierArgs),
 }
 
-/// What `rerank` minimises.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum MetricArg {
-    /// Expected exposure loss of the groups.
-    Eel,
-    /// Disparity of treatment ratio (up to 16 groups; the paper's on two).
-    Dtr,
-    /// Expected exposure as TREC Fair Ranking 2020 scored it: --ee-measure (normalised
-    /// EE-L by default) under --browse at --ee-level.
-    Ee,
-    /// 1 - AWRF x NDCG as TREC Fair Ranking 2021 scored a ranking.
-    Awrf,
-    /// 1 - AWRF x NDCG as TREC Fair Ranking 2022 scored a ranking: soft attributes with
-    /// unknowns, from --attributes.
-    Awrf2022,
-    /// A fairness metric (--mix-fairness) plus --mix-weight x (1 - NDCG@k).
-    NdcgMix,
+/// The help of each of the core's names ([`ppg_core::names`]) a flag takes, in the
+/// table's order: adding a name to the core adds a line here (a test holds the lengths).
+mod value_help {
+    /// `--metric` ([`MetricChoice`](ppg_core::names::MetricChoice)).
+    pub const METRIC: &[&str] = &[
+        "Expected exposure loss of the groups",
+        "Disparity of treatment ratio (up to 16 groups; the paper's on two)",
+        "Expected exposure as TREC Fair Ranking 2020 scored it: --ee-measure (normalised EE-L \
+         by default) under --browse at --ee-level",
+        "1 - AWRF x NDCG as TREC Fair Ranking 2021 scored a ranking",
+        "1 - AWRF x NDCG as TREC Fair Ranking 2022 scored a ranking: soft attributes with \
+         unknowns, from --attributes",
+        "A fairness metric (--mix-fairness) plus --mix-weight x (1 - NDCG@k)",
+    ];
+    /// `--mix-fairness`: the names alone.
+    pub const MIXABLE: &[&str] = &[];
+    /// `--browse`.
+    pub const BROWSE: &[&str] = &[
+        "The cascade (the evaluator's gerr): (patience x (1 - utility))^i",
+        "Rank-biased precision: patience^i",
+        "The paper's log discount (--rank-start)",
+        "The published cascade (Diaz et al.): patience^i x (1 - utility)^k, k the relevant \
+         items above (cascade is the evaluator's at d943b3e, where every judged item counts)",
+    ];
+    /// `--ee-level`.
+    pub const LEVEL: &[&str] = &["Groups (TREC 2020's setting)", "Individual items"];
+    /// `--ee-measure`.
+    pub const MEASURE: &[&str] = &[
+        "EE-L, the loss against the target exposure (TREC 2020's score)",
+        "EE-D, the disparity: the squared norm of the exposure (blind to relevance)",
+        "EE-R, the relevance: the exposure's agreement with the target (minimised as its \
+         distance below its upper bound)",
+    ];
+    /// `--sampler`.
+    pub const SAMPLER: &[&str] = &[
+        "The paper's Eq. 9 correction w / (1 - q)",
+        "The reference code's plain w",
+    ];
+    /// `--gradient`.
+    pub const GRADIENT: &[&str] = &[
+        "The paper's Eq. 8, pairs treated as independent",
+        "The exact gradient of the sampler's log-probability",
+    ];
+    /// `--rank-start`.
+    pub const RANK_START: &[&str] = &[
+        "r = 1, 2, ...: the paper's reference code (top position 0.631)",
+        "r = 0, 1, ...: the usual DCG discount (top position 1)",
+    ];
+}
+
+/// A flag's parser of the core's names of `T`, each shown with its `help` (none when
+/// `help` is empty): the core parses, clap lists the names and refuses others.
+fn core_names<T: Named + Send + Sync>(
+    help: &'static [&'static str],
+) -> impl TypedValueParser<Value = T> {
+    debug_assert!(
+        help.is_empty() || help.len() == T::NAMES.len(),
+        "{}",
+        T::WHAT
+    );
+    let values = T::NAMES
+        .iter()
+        .enumerate()
+        .map(move |(i, &name)| match help.get(i) {
+            Some(&h) => PossibleValue::new(name).help(h),
+            None => PossibleValue::new(name),
+        });
+    PossibleValuesParser::new(values)
+        .map(|name| names::parse::<T>(&name).expect("clap passes only the core's names"))
 }
 
 /// How `rerank` finds each query's rankings.
@@ -53,56 +109,6 @@ pub enum RerankMethodArg {
     Ppg,
     /// The exact optimum's rankings (DTR or EEL alone, two groups; see METHODS in --help).
     Exact,
-}
-
-/// The browsing model of --metric ee.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum BrowseArg {
-    /// The cascade (the evaluator's gerr): (patience x (1 - utility))^i.
-    Cascade,
-    /// Rank-biased precision: patience^i.
-    Rbp,
-    /// The paper's log discount (--rank-start).
-    Log,
-    /// The published cascade (Diaz et al.): patience^i x (1 - utility)^k, k the relevant
-    /// items above (cascade is the evaluator's at d943b3e, where every judged item counts).
-    CascadeRelevant,
-}
-
-/// Whether --metric ee compares items or groups.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum EeLevelArg {
-    /// Groups (TREC 2020's setting).
-    Group,
-    /// Individual items.
-    Item,
-}
-
-/// How the merge sampler draws an inversion.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum SamplerArg {
-    /// The paper's Eq. 9 correction w / (1 - q).
-    Corrected,
-    /// The reference code's plain w.
-    Uncorrected,
-}
-
-/// Which score function the REINFORCE estimate uses.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum GradientArg {
-    /// The paper's Eq. 8, pairs treated as independent.
-    Approximate,
-    /// The exact gradient of the sampler's log-probability.
-    Exact,
-}
-
-/// Where the exposure's rank count starts: 1 / log2(r + 2).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum RankStartArg {
-    /// r = 1, 2, ...: the paper's reference code (top position 0.631).
-    One,
-    /// r = 0, 1, ...: the usual DCG discount (top position 1).
-    Zero,
 }
 
 /// Which column of a `rerank` input is the items' utility (merit).
@@ -250,11 +256,11 @@ pub struct RerankArgs {
     #[arg(long)]
     pub force: bool,
     /// What to minimise.
-    #[arg(long, value_enum, default_value_t = MetricArg::Eel)]
-    pub metric: MetricArg,
+    #[arg(long, value_parser = core_names::<MetricChoice>(value_help::METRIC), default_value = "eel")]
+    pub metric: MetricChoice,
     /// Fairness part of --metric ndcg-mix.
-    #[arg(long, value_enum, default_value_t = FairnessArg::Eel)]
-    pub mix_fairness: FairnessArg,
+    #[arg(long, value_parser = core_names::<Mixable>(value_help::MIXABLE), default_value = "eel")]
+    pub mix_fairness: Mixable,
     /// Weight of 1 - NDCG@k in --metric ndcg-mix.
     #[arg(long, default_value_t = 1.0)]
     pub mix_weight: f64,
@@ -292,8 +298,8 @@ pub struct RerankArgs {
     #[arg(long, value_name = "NAME=POLICY")]
     pub attribute_unknown: Vec<String>,
     /// Browsing model of --metric ee.
-    #[arg(long, value_enum, default_value_t = BrowseArg::Cascade)]
-    pub browse: BrowseArg,
+    #[arg(long, value_parser = core_names::<BrowseName>(value_help::BROWSE), default_value = "cascade")]
+    pub browse: BrowseName,
     /// Patience of --browse cascade and rbp, in (0, 1].
     #[arg(long, default_value_t = 0.5)]
     pub browse_patience: f64,
@@ -301,11 +307,11 @@ pub struct RerankArgs {
     #[arg(long, default_value_t = 0.5)]
     pub cascade_utility: f64,
     /// Level of --metric ee.
-    #[arg(long, value_enum, default_value_t = EeLevelArg::Group)]
-    pub ee_level: EeLevelArg,
+    #[arg(long, value_parser = core_names::<Level>(value_help::LEVEL), default_value = "group")]
+    pub ee_level: Level,
     /// Number of --metric ee to minimise (relevance: its distance below its upper bound).
-    #[arg(long, value_enum, default_value_t = EeMeasureArg::Loss)]
-    pub ee_measure: EeMeasureArg,
+    #[arg(long, value_parser = core_names::<Measure>(value_help::MEASURE), default_value = "loss")]
+    pub ee_measure: Measure,
     /// Minimise --ee-measure raw rather than normalised per query (TREC 2020 normalised).
     #[arg(long)]
     pub ee_raw: bool,
@@ -337,11 +343,11 @@ pub struct RerankArgs {
     #[arg(long, default_value_t = 20, conflicts_with = "reference_run")]
     pub patience: u32,
     /// Sampler variant.
-    #[arg(long, value_enum, default_value_t = SamplerArg::Uncorrected, conflicts_with = "reference_run")]
-    pub sampler: SamplerArg,
+    #[arg(long, value_parser = core_names::<SamplerMode>(value_help::SAMPLER), default_value = "uncorrected", conflicts_with = "reference_run")]
+    pub sampler: SamplerMode,
     /// Gradient estimate.
-    #[arg(long, value_enum, default_value_t = GradientArg::Approximate, conflicts_with = "reference_run")]
-    pub gradient: GradientArg,
+    #[arg(long, value_parser = core_names::<Gradient>(value_help::GRADIENT), default_value = "approximate", conflicts_with = "reference_run")]
+    pub gradient: Gradient,
     /// Subtract the batch-mean cost (variance reduction).
     #[arg(long, conflicts_with = "reference_run")]
     pub baseline: bool,
@@ -385,8 +391,8 @@ pub struct RerankArgs {
     #[arg(long, default_value_t = 5)]
     pub levels: u32,
     /// Exposure vector of the fairness metrics.
-    #[arg(long, value_enum, default_value_t = RankStartArg::One)]
-    pub rank_start: RankStartArg,
+    #[arg(long, value_parser = core_names::<RankStart>(value_help::RANK_START), default_value = "one")]
+    pub rank_start: RankStart,
     /// Worker threads (0: one per core; more than the cores are capped to them).
     #[arg(long, default_value_t = 0)]
     pub threads: usize,
@@ -425,5 +431,21 @@ impl From<RunFormatArg> for RunFormat {
             RunFormatArg::Trec2022 => RunFormat::Trec2022,
             RunFormatArg::Trec2022Seq => RunFormat::Trec2022Seq,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_core_name_has_its_help() {
+        assert_eq!(value_help::METRIC.len(), MetricChoice::NAMES.len());
+        assert_eq!(value_help::BROWSE.len(), BrowseName::NAMES.len());
+        assert_eq!(value_help::LEVEL.len(), Level::NAMES.len());
+        assert_eq!(value_help::MEASURE.len(), Measure::NAMES.len());
+        assert_eq!(value_help::SAMPLER.len(), SamplerMode::NAMES.len());
+        assert_eq!(value_help::GRADIENT.len(), Gradient::NAMES.len());
+        assert_eq!(value_help::RANK_START.len(), RankStart::NAMES.len());
     }
 }

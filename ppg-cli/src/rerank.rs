@@ -8,15 +8,13 @@
 use std::io::Write;
 use std::time::Instant;
 
-use ppg_core::objective::{Browse, Level, RankStart};
+use ppg_core::names::{NameError, Named, Parameter};
+use ppg_core::objective::Browse;
 use ppg_core::recipe::cost::EeScore;
 use ppg_core::recipe::{Relevance, INITIAL_WEIGHT};
-use ppg_core::{Recipe, SamplerMode, TrainConfig};
+use ppg_core::{Recipe, TrainConfig};
 
-use crate::cli::{
-    BrowseArg, EeLevelArg, GradientArg, MetricArg, RankStartArg, RerankArgs, RerankMethodArg,
-    SamplerArg, UtilityArg,
-};
+use crate::cli::{RerankArgs, RerankMethodArg, UtilityArg};
 use crate::destination;
 use crate::streams::{self, Output};
 use ppg_host::attributes::{AttributeSpec, AttributeTable, LineError, TargetSpec, Unknown};
@@ -28,7 +26,7 @@ use ppg_host::pause;
 use ppg_host::pipeline;
 use ppg_host::progress;
 use ppg_host::quote::quoted;
-use ppg_host::rerank_input::{InputError, Limit, Query, Reader};
+use ppg_host::rerank_input::{InputError, InputQuery, Limit, Reader};
 use ppg_host::rerank_query::Reranked;
 use ppg_host::rerank_query::{ExactRefusal, Failure, Method, Refusal, RerankSpec, Reranker, Rows};
 use ppg_host::scratch::SortFolder;
@@ -38,7 +36,7 @@ use ppg_host::trec_run::RunFormat;
 /// One query read and checked, with its index in the input.
 struct Task {
     index: usize,
-    query: Query,
+    query: InputQuery,
     utility: Vec<f64>,
     /// The bytes of its engine.
     engine_bytes: u64,
@@ -230,7 +228,7 @@ pub fn run(args: &RerankArgs) -> Result<()> {
 
 /// A query's rows, checked against the request ([`Reranker::check`]), and its engine's
 /// size, checked against the memory budget; `groups` names the group ids.
-fn task(c: &Checks, index: usize, mut query: Query, groups: &[String]) -> Result<Task> {
+fn task(c: &Checks, index: usize, mut query: InputQuery, groups: &[String]) -> Result<Task> {
     let (utility, name) = match (query.label.take(), c.use_label) {
         (Some(l), true) => (l, "label"),
         _ => (query.score.clone(), "score"),
@@ -403,7 +401,7 @@ fn done(
     })
 }
 
-fn write_query(out: &mut Vec<u8>, q: &Query, r: &Reranked, args: &RerankArgs) {
+fn write_query(out: &mut Vec<u8>, q: &InputQuery, r: &Reranked, args: &RerankArgs) {
     let n = q.len();
     for s in 0..args.sessions {
         let ranking = r.rankings[s * n..(s + 1) * n].iter();
@@ -413,7 +411,7 @@ fn write_query(out: &mut Vec<u8>, q: &Query, r: &Reranked, args: &RerankArgs) {
 }
 
 /// The ids of `q` as `--run-format`'s evaluator reads them, refused at their line.
-fn check_ids(format: RunFormat, q: &Query, path: &str) -> Result<()> {
+fn check_ids(format: RunFormat, q: &InputQuery, path: &str) -> Result<()> {
     let refused = |line: usize, m: String| Error::input(path, line, format!("{m} (--run-format)"));
     format
         .check_id("qid", &q.qid)
@@ -444,7 +442,7 @@ fn check_run_format(args: &RerankArgs) -> Result<()> {
 /// for), its bound and its certificate, and its relevance certificate (empty where none).
 fn write_report(
     w: &mut dyn Write,
-    q: &Query,
+    q: &InputQuery,
     r: &Reranked,
     relevance: Option<&Relevance>,
 ) -> std::io::Result<()> {
@@ -509,7 +507,7 @@ fn spec(args: &RerankArgs) -> Result<RerankSpec> {
             RerankMethodArg::Ppg => Method::Ppg,
             RerankMethodArg::Exact => Method::Exact,
         },
-        rank_start: rank_start(args.rank_start),
+        rank_start: args.rank_start,
     };
     check_method(&spec)?;
     Ok(spec)
@@ -579,38 +577,14 @@ fn attribute_spec(args: &RerankArgs, metric: Metric) -> Result<Option<AttributeS
         .map_err(|m| Error::Usage(format!("--metric awrf2022's target: {m}")))
 }
 
-fn rank_start(arg: RankStartArg) -> RankStart {
-    match arg {
-        RankStartArg::One => RankStart::One,
-        RankStartArg::Zero => RankStart::Zero,
-    }
-}
-
 fn cost_spec(args: &RerankArgs) -> Result<CostSpec> {
     if args.sessions == 0 {
         return Err(Error::Usage("--sessions must be at least 1".into()));
     }
-    let (metric, ndcg) = match args.metric {
-        MetricArg::Dtr => (Metric::Dtr, None),
-        MetricArg::Eel => (Metric::Eel, None),
-        MetricArg::Ee => (Metric::Ee, None),
-        MetricArg::Awrf => (Metric::Awrf, None),
-        MetricArg::Awrf2022 => (Metric::Awrf2022, None),
-        MetricArg::NdcgMix => {
-            if !(args.mix_weight.is_finite() && args.mix_weight >= 0.0) {
-                return Err(Error::Usage(
-                    "--mix-weight must be finite and non-negative".into(),
-                ));
-            }
-            if args.ndcg_k == 0 {
-                return Err(Error::Usage("--ndcg-k must be at least 1".into()));
-            }
-            (
-                args.mix_fairness.metric(),
-                Some((args.mix_weight, args.ndcg_k)),
-            )
-        }
-    };
+    let (metric, ndcg) = args
+        .metric
+        .cost(args.mix_fairness, args.mix_weight, args.ndcg_k)
+        .map_err(refused)?;
     if !(1..=ppg_core::objective::MAX_LEVELS).contains(&args.levels) {
         return Err(Error::Usage(format!(
             "--levels must be in 1..={}",
@@ -619,12 +593,9 @@ fn cost_spec(args: &RerankArgs) -> Result<CostSpec> {
     }
     Ok(CostSpec {
         browse: browse(args)?,
-        level: match args.ee_level {
-            EeLevelArg::Group => Level::Group,
-            EeLevelArg::Item => Level::Item,
-        },
+        level: args.ee_level,
         ee: EeScore {
-            measure: args.ee_measure.measure(),
+            measure: args.ee_measure,
             normalised: !args.ee_raw,
         },
         awrf_depth: args.awrf_depth.map(|d| d as usize),
@@ -662,25 +633,23 @@ fn awrf_groups(
     Ok(reader.groups().len().max(1))
 }
 
-/// The browsing model of --metric ee, its parameters checked by the engine.
+/// The browsing model of --metric ee, its parameters checked by the core.
 fn browse(args: &RerankArgs) -> Result<Browse> {
-    let model = match args.browse {
-        BrowseArg::Cascade => Browse::Cascade {
-            patience: args.browse_patience,
-            utility: args.cascade_utility,
-        },
-        BrowseArg::Rbp => Browse::Rbp {
-            patience: args.browse_patience,
-        },
-        BrowseArg::CascadeRelevant => Browse::CascadeRelevant {
-            patience: args.browse_patience,
-            utility: args.cascade_utility,
-        },
-        BrowseArg::Log => Browse::Log(rank_start(args.rank_start)),
+    args.browse
+        .with(args.browse_patience, args.cascade_utility, args.rank_start)
+        .map_err(|e| Error::Usage(format!("--browse {}: {e}", args.browse.name())))
+}
+
+/// The core's refusal of --metric ndcg-mix's parameters, naming the flag.
+fn refused(e: NameError) -> Error {
+    let flag = match e {
+        NameError::Parameter {
+            parameter: Parameter::MixWeight,
+            ..
+        } => "--mix-weight",
+        _ => "--ndcg-k",
     };
-    model
-        .checked()
-        .map_err(|e| Error::Usage(format!("--browse {:?}: {e}", args.browse).to_lowercase()))
+    Error::Usage(format!("{flag} {e}"))
 }
 
 fn recipe(args: &RerankArgs) -> Result<Recipe> {
@@ -692,14 +661,8 @@ fn recipe(args: &RerankArgs) -> Result<Recipe> {
             epochs: args.epochs,
             batch: args.batch,
             patience: args.patience,
-            sampler: match args.sampler {
-                SamplerArg::Corrected => SamplerMode::Corrected,
-                SamplerArg::Uncorrected => SamplerMode::Uncorrected,
-            },
-            gradient: match args.gradient {
-                GradientArg::Approximate => ppg_core::Gradient::Approximate,
-                GradientArg::Exact => ppg_core::Gradient::Exact,
-            },
+            sampler: args.sampler,
+            gradient: args.gradient,
             baseline: args.baseline,
             score_input: true,
             grow: !args.no_grow,

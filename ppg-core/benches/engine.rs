@@ -82,7 +82,7 @@ fn training(c: &mut Criterion) {
     // The reference run again in a FixedMemory on the stack: the same engine code, so a
     // difference is where the memory lies.
     let mut memory: fixed_memory!(20, 4, 16) = FixedMemory::new();
-    let mut ppg = memory.engine(1).unwrap();
+    let mut ppg = memory.engine(1);
     group.bench_function(BenchmarkId::new("fixed", "4x20"), |b| {
         b.iter(|| {
             ppg.start(items, sessions, 0.5).unwrap();

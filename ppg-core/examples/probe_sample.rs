@@ -24,7 +24,7 @@ fn main() {
     } else if std::env::args().nth(1).as_deref() == Some("train-fixed") {
         // Its capacity is its type: 4 x 20 only.
         let mut memory: fixed_memory!(20, 4, 16) = FixedMemory::new();
-        train_runs(&mut memory.engine(1).unwrap(), 20, sessions);
+        train_runs(&mut memory.engine(1), 20, sessions);
     } else if std::env::args().nth(1).as_deref() == Some("batch") {
         let mut total = 0.0;
         for _ in 0..100_000 / 16 {

@@ -19,7 +19,7 @@
 //!
 //! Uses the engine only.
 
-use crate::{Dims, Error, Ppg, MAX_ITEMS};
+use crate::{Dims, Ppg, MAX_ITEMS};
 use core::ops::{Deref, DerefMut};
 
 /// A multi-session ranking of at most `SESSIONS` sessions of at most `ITEMS` item ids each:
@@ -38,7 +38,7 @@ pub type Ranking<const ITEMS: usize, const SESSIONS: usize> =
 /// use ppg_core::{fixed_memory, FixedMemory};
 /// static mut MEMORY: fixed_memory!(10, 4, 16) = FixedMemory::new(); // .bss, not the stack
 /// let mut stack: fixed_memory!(8, 1, 4) = FixedMemory::new();
-/// let mut ppg = stack.engine(42)?;
+/// let mut ppg = stack.engine(42);
 /// ppg.start(8, 1, 0.5)?;
 /// # Ok::<(), ppg_core::Error>(())
 /// ```
@@ -93,13 +93,15 @@ impl<const ITEMS: usize, const SESSIONS: usize, const BATCH: usize, const BYTES:
     /// A new engine in this memory, its generator seeded with `seed`; it holds no query
     /// until [`Ppg::start`]. Any engine laid out here before is gone.
     ///
-    /// # Errors
-    /// None in practice: [`Ppg::new`]'s checks of the shape and the memory's size, which
-    /// the type already passed when compiling.
-    pub fn engine(&mut self, seed: u64) -> Result<FixedPpg<'_, ITEMS, SESSIONS, BATCH>, Error> {
-        Ok(FixedPpg {
-            ppg: Ppg::new(&mut self.bytes, Self::DIMS, seed)?,
-        })
+    /// Infallible: [`Ppg::new`] checks only the shape and the memory's size and alignment,
+    /// which [`FixedMemory::new`] (the only way to make one) checked when compiling, and
+    /// the type's alignment gives.
+    pub fn engine(&mut self, seed: u64) -> FixedPpg<'_, ITEMS, SESSIONS, BATCH> {
+        match Ppg::new(&mut self.bytes, Self::DIMS, seed) {
+            Ok(ppg) => FixedPpg { ppg },
+            // Unreachable: see above (the tests lay out every shape they use here).
+            Err(e) => panic!("FixedMemory holds its engine: {e}"),
+        }
     }
 }
 
@@ -180,7 +182,7 @@ impl<'m, const ITEMS: usize, const SESSIONS: usize, const BATCH: usize> DerefMut
 mod tests {
     use super::*;
     use crate::objective::{exposure, Eel, RankStart};
-    use crate::TrainConfig;
+    use crate::{Error, TrainConfig};
 
     /// The golden query of tests/golden.rs: 10 items, 4 sessions, EEL, intra-group.
     const UTILITY: [f64; 10] = [4.0, 4.0, 3.0, 3.0, 2.0, 1.0, 1.0, 0.0, 0.0, 0.0];
@@ -198,7 +200,7 @@ mod tests {
     #[test]
     fn the_fixed_engine_trains_as_the_engine_over_a_byte_buffer() {
         let mut memory: crate::fixed_memory!(10, 4, 16) = FixedMemory::new();
-        let mut fixed = memory.engine(42).unwrap();
+        let mut fixed = memory.engine(42);
         let report = trained(&mut fixed);
 
         let mut bytes = [0u8; Ppg::bytes(Dims::new(10, 4, 16))];
@@ -217,7 +219,7 @@ mod tests {
     #[test]
     fn a_query_below_the_capacity_returns_its_own_sessions_and_items() {
         let mut memory: crate::fixed_memory!(10, 4, 16) = FixedMemory::new();
-        let mut ppg = memory.engine(7).unwrap();
+        let mut ppg = memory.engine(7);
         assert!(ppg.best_ranking().is_none(), "nothing scored yet");
         ppg.start(6, 3, 0.5).unwrap();
         ppg.train(

@@ -59,6 +59,8 @@
 //!   against the cost's exact optimum ([`objective::bound`], [`objective::bound_groups`]).
 //!   Every front end calls it.
 //!   [`seed`] derives each query's seed, so every front end seeds a query alike.
+//! - [`names`]: the names the front ends give the metrics, browsing models and the
+//!   recipe's choices, parsed once ([`names::NameError`]); a front end adds its flag.
 //! - [`pl`]: [`PlackettLuce`], the baseline the paper compares with: its own policy, sampler
 //!   and trainer over the same foundations and objectives.
 #![no_std]
@@ -71,6 +73,7 @@ mod distribution;
 mod engine;
 mod error;
 mod fixed;
+pub mod names;
 pub mod objective;
 mod pairs;
 pub mod pl;

@@ -15,6 +15,9 @@ use crate::types::{
 use core::ffi::{c_char, c_void};
 use ppg_core::Dims;
 
+// Both of its functions need a feature ("std" or "test-hooks"): without them the module
+// is empty, and the re-export would be an unused import.
+#[cfg(any(feature = "std", feature = "test-hooks"))]
 pub use panics::*;
 pub use run::*;
 

@@ -21,7 +21,7 @@ const _: () = assert!(TABLES >= ExpectedExposure::SCRATCH_PER_ITEM && TABLES >= 
 
 /// The query in the caller's terms, and the buffers that translate to and from them
 /// (named by its role: the core's `recipe::Query` is the query a recipe takes, scored; the
-/// host's `rerank_input::Query` a query read from a file). Capacities are the layout's; the first `n` (or `n * sessions`) entries are live.
+/// host's `rerank_input::InputQuery` a query read from a file). Capacities are the layout's; the first `n` (or `n * sessions`) entries are live.
 pub(crate) struct CallerQuery<'a> {
     /// Items per session; 0 before the first query.
     pub(crate) n: usize,

@@ -8,6 +8,7 @@
 
 use crate::status::{ppg_status, Status};
 use core::mem::size_of;
+use ppg_core::names::BrowseName;
 use ppg_core::objective::{Browse, Level, Measure, RankStart, DEFAULT_PATIENCE, MAX_LEVELS};
 use ppg_core::recipe::cost::EeScore;
 use ppg_core::{Gradient, PlConfig, SamplerMode, TrainConfig};
@@ -578,22 +579,17 @@ impl ppg_objective_config {
 
     /// The browsing model and level of `PPG_METRIC_EXPECTED_EXPOSURE`, checked.
     fn browsing(&self, rank_start: RankStart) -> Status<(Browse, Level)> {
-        let browse = match self.browse {
-            0 => Browse::Cascade {
-                patience: self.patience,
-                utility: self.cascade_utility,
-            },
-            1 => Browse::Rbp {
-                patience: self.patience,
-            },
-            2 => Browse::Log(rank_start),
-            3 => Browse::CascadeRelevant {
-                patience: self.patience,
-                utility: self.cascade_utility,
-            },
+        // The numbers are the ABI's; the model and its parameters are the core's names.
+        let name = match self.browse {
+            0 => BrowseName::Cascade,
+            1 => BrowseName::Rbp,
+            2 => BrowseName::Log,
+            3 => BrowseName::CascadeRelevant,
             _ => return Err(ppg_status::InvalidArgument),
         };
-        let browse = browse.checked().map_err(|_| ppg_status::InvalidArgument)?;
+        let browse = name
+            .with(self.patience, self.cascade_utility, rank_start)
+            .map_err(|_| ppg_status::InvalidArgument)?;
         let level = match self.ee_level {
             0 => Level::Group,
             1 => Level::Item,

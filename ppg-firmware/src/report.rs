@@ -74,7 +74,7 @@ pub fn golden(out: &mut impl Write, mem: &mut Memory) -> Result<(), Failure> {
         ("uncorrected", SamplerMode::Uncorrected),
         ("corrected", SamplerMode::Corrected),
     ] {
-        let mut ppg = mem.engine(SEED)?;
+        let mut ppg = mem.engine(SEED);
         ppg.start(8, 2, 0.5)?;
         let mut ranking = [0u16; 16];
         for _ in 0..3 {
@@ -108,7 +108,7 @@ fn train<'m>(
     group: &[u8],
     objective: &mut dyn Objective,
 ) -> Result<(Engine<'m>, TrainReport), Failure> {
-    let mut ppg = mem.engine(SEED)?;
+    let mut ppg = mem.engine(SEED);
     ppg.start(10, 4, 0.5)?;
     ppg.keep_order_within(group)?;
     let report = ppg.train(objective, &TrainConfig::default())?;

@@ -41,9 +41,10 @@ use crate::quote::quoted;
 use crate::records::{Fields, Records};
 pub use crate::records::{InputError, Limit};
 
-/// One query, its rows in file order.
+/// One query as the input file gave it, its rows in file order (the core's
+/// [`ppg_core::recipe::Query`] is the view of it the recipe re-ranks).
 #[derive(Debug, Clone, PartialEq)]
-pub struct Query {
+pub struct InputQuery {
     /// The query id.
     pub qid: String,
     /// Item ids, unique within the query.
@@ -58,11 +59,11 @@ pub struct Query {
     pub lines: Vec<usize>,
 }
 
-impl Query {
+impl InputQuery {
     /// An empty query with room for `rows` rows (the length of the query before it:
     /// queries of a file are mostly alike, and their columns then grow in one step).
     fn new(qid: String, labelled: bool, rows: usize) -> Self {
-        Query {
+        InputQuery {
             qid,
             items: Vec::with_capacity(rows),
             score: Vec::with_capacity(rows),
@@ -192,7 +193,7 @@ impl<R: Read> Reader<R> {
     /// # Errors
     /// The first malformed row, as the module's rules say; after an error the reader
     /// returns `None`.
-    pub fn next_query(&mut self) -> Result<Option<Query>, InputError> {
+    pub fn next_query(&mut self) -> Result<Option<InputQuery>, InputError> {
         if self.done {
             return Ok(None);
         }
@@ -203,7 +204,7 @@ impl<R: Read> Reader<R> {
         outcome
     }
 
-    fn read_query(&mut self) -> Result<Option<Query>, InputError> {
+    fn read_query(&mut self) -> Result<Option<InputQuery>, InputError> {
         let (qid, first) = match self.pending.take() {
             Some(next) => next,
             None => match self.row(None)? {
@@ -213,7 +214,7 @@ impl<R: Read> Reader<R> {
             },
         };
         self.check_not_finished(&qid, first.line)?;
-        let mut query = Query::new(qid, self.has_label(), self.last_len);
+        let mut query = InputQuery::new(qid, self.has_label(), self.last_len);
         push(&mut query, first);
         loop {
             match self.row(Some(&query.qid))? {
@@ -244,7 +245,7 @@ impl<R: Read> Reader<R> {
     }
 
     /// Checks a complete query and records its line range.
-    fn finish(&mut self, query: &Query) -> Result<(), InputError> {
+    fn finish(&mut self, query: &InputQuery) -> Result<(), InputError> {
         // Rows in item order, then line order (a buffer kept from query to query, no
         // hashing): of each item given twice, the row that repeats it first follows its
         // first row; the error is at the earliest such row in the file.
@@ -463,7 +464,7 @@ pub fn check_id(column: &str, id: &str) -> Result<(), String> {
     Ok(())
 }
 
-fn push(query: &mut Query, row: Row) {
+fn push(query: &mut InputQuery, row: Row) {
     query.items.push(row.item);
     query.score.push(row.score);
     query.group.push(row.group);
@@ -556,7 +557,7 @@ fn span(start: usize, end: usize) -> String {
 ///
 /// # Errors
 /// The first malformed row ([`Reader::next_query`]).
-pub fn parse(bytes: &[u8], max_groups: usize) -> Result<Vec<Query>, InputError> {
+pub fn parse(bytes: &[u8], max_groups: usize) -> Result<Vec<InputQuery>, InputError> {
     // The input is in memory already: no line of it is longer than it.
     let whole = Limit {
         most: bytes.len(),

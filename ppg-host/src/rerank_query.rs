@@ -475,6 +475,13 @@ pub const EXACT_NEEDS: &str =
 /// with nothing to optimise keeps its input ranking. Certified when the search was exact
 /// (a search cut at its node budget gives its best rankings, uncertified).
 ///
+/// Its own search rather than `Dtr`/`Eel::optimum` (the recipe's certificate), on purpose:
+/// those search at `bound::CERTIFY_BUDGET` nodes rather than `bound::BUDGET`, from the side
+/// of item 0's group, and EEL's over its grade blocks, so where a search is cut they give
+/// other rankings than `--method exact` has given (ppg-lab's `methods::bound` is the same
+/// search for the protocol's tables). One shared function waits for a release that may
+/// change `--method exact`'s output where it is cut.
+///
 /// # Errors
 /// [`EXACT_NEEDS`] for an NDCG mix, a grouping other than ids 0 and 1, or a list too long
 /// for the search to find any ranking; the metric's refusal of the query.

@@ -9,7 +9,8 @@ use ppg_core::objective::Measure;
 use ppg_host::cost::Metric;
 use ppg_host::progress::Show;
 
-/// A fairness metric: `reproduce --metric` and `ppg rerank --mix-fairness`.
+/// A fairness metric: `reproduce --metric` (`ppg rerank --mix-fairness` takes the core's
+/// names, `ppg_core::names::Mixable`).
 // Doc comments on the variants would become `--help`'s text, which lists the names alone.
 #[allow(missing_docs)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -32,8 +33,8 @@ impl FairnessArg {
     }
 }
 
-/// Which number of expected exposure `--metric ee` is (`--ee-measure`, of `reproduce` and
-/// `ppg rerank`).
+/// Which number of expected exposure `--metric ee` is (`reproduce --ee-measure`;
+/// `ppg rerank --ee-measure` takes the core's names, `ppg_core::objective::Measure`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum EeMeasureArg {
     /// EE-L, the loss against the target exposure (TREC 2020's score).

@@ -57,5 +57,10 @@ fn _ppg(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<engine::Engine>()?;
     m.add("MAX_ITEMS", ppg_core::MAX_ITEMS)?;
     m.add("MAX_GROUPS", ppg_core::objective::MAX_GROUPS)?;
+    // The core's names, so that the Python layer checks a name before converting arrays
+    // without a list of its own.
+    use ppg_core::names::{BrowseName, MetricChoice, Named};
+    m.add("METRIC_NAMES", MetricChoice::NAMES.to_vec())?;
+    m.add("BROWSE_NAMES", BrowseName::NAMES.to_vec())?;
     Ok(())
 }

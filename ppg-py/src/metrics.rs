@@ -3,8 +3,9 @@
 //! the TREC Fair Ranking measures (expected exposure, AWRF).
 
 use numpy::{PyArray1, PyReadonlyArray1};
+use ppg_core::names::{BrowseName, NameError, Parameter};
 use ppg_core::objective::{
-    Awrf, AwrfCost, AwrfTarget, Browse, Eel, ExpectedExposure, Level, Measure, Ndcg,
+    Awrf, AwrfCost, AwrfTarget, Eel, ExpectedExposure, Level, Measure, Ndcg, RankStart,
 };
 use ppg_core::recipe::AnyDtr;
 use ppg_host::cost::Tables;
@@ -92,36 +93,21 @@ pub fn expected_exposure(
     rank_start: &str,
 ) -> PyResult<[f64; 6]> {
     let (ranking, utility) = slices(&ranking, &utility)?;
-    let model = match browse {
-        "cascade" => Browse::Cascade {
-            patience,
-            utility: cascade_utility,
-        },
-        "rbp" => Browse::Rbp { patience },
-        "log" => Browse::Log(Options::rank_start_named(rank_start)?),
-        "cascade-relevant" => Browse::CascadeRelevant {
-            patience,
-            utility: cascade_utility,
-        },
-        other => {
-            return Err(PyValueError::new_err(format!(
-                "browse: {other:?} is none of \"cascade\", \"rbp\", \"log\", \
-                 \"cascade-relevant\""
-            )))
-        }
+    let name = options::named::<BrowseName>(browse, "browse")?;
+    let start = match name {
+        BrowseName::Log => Options::rank_start_named(rank_start)?,
+        _ => RankStart::One,
     };
-    let model = model
-        .checked()
-        .map_err(|e| refused("patience or cascade_utility", e))?;
-    let level = match level {
-        "group" => Level::Group,
-        "item" => Level::Item,
-        other => {
-            return Err(PyValueError::new_err(format!(
-                "level: {other:?} is neither \"group\" nor \"item\""
-            )))
-        }
-    };
+    let model = name
+        .with(patience, cascade_utility, start)
+        .map_err(|e| match e {
+            NameError::Parameter {
+                parameter: Parameter::CascadeUtility,
+                why,
+            } => PyValueError::new_err(format!("cascade_utility: {why}")),
+            e => PyValueError::new_err(format!("patience: {e}")),
+        })?;
+    let level = options::named::<Level>(level, "level")?;
     let scratch = vec![0.0; ExpectedExposure::SCRATCH_PER_ITEM * utility.len()];
     let mut ee = ExpectedExposure::new(
         utility,

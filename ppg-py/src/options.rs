@@ -2,7 +2,8 @@
 //! flags, into the core's `CostSpec` and `Recipe`, and together into the host's one
 //! request, [`RerankSpec`].
 
-use ppg_core::objective::{Browse, Level, Measure, RankStart, MAX_LEVELS};
+use ppg_core::names::{self, BrowseName, MetricChoice, Mixable, NameError, Named, Parameter};
+use ppg_core::objective::{Browse, RankStart, MAX_LEVELS};
 use ppg_core::recipe::cost::EeScore;
 use ppg_core::recipe::{CostSpec, Metric, Recipe};
 use ppg_core::{Gradient, SamplerMode, TrainConfig};
@@ -72,21 +73,37 @@ pub fn levels(levels: u32) -> PyResult<u32> {
     }
 }
 
-/// The fairness metric named `name`.
+/// The value named `name` (the core's names), as the argument `argument`.
+///
+/// # Errors
+/// `ValueError` naming `argument` for a name the core does not know.
+pub fn named<T: Named>(name: &str, argument: &str) -> PyResult<T> {
+    names::parse(name).map_err(|e| bad(argument, format!("{e}: {name:?}")))
+}
+
+/// The core's refusal of a named choice's parameter, naming the keyword argument.
+pub fn refused(e: NameError) -> PyErr {
+    match e {
+        NameError::Parameter { parameter, why } => bad(
+            match parameter {
+                Parameter::Patience => "browse_patience",
+                Parameter::CascadeUtility => "cascade_utility",
+                Parameter::MixWeight => "mix_weight",
+                Parameter::NdcgK => "ndcg_k",
+            },
+            why,
+        ),
+        // Names are parsed by `named`, which names the argument.
+        NameError::Unknown { .. } => PyValueError::new_err(e.to_string()),
+    }
+}
+
+/// The fairness metric named `name` (one that can be mixed with NDCG: not AWRF 2022).
 ///
 /// # Errors
 /// `ValueError` naming `argument` for a name other than "eel", "dtr", "ee" and "awrf".
 pub fn fairness(name: &str, argument: &str) -> PyResult<Metric> {
-    match name {
-        "eel" => Ok(Metric::Eel),
-        "dtr" => Ok(Metric::Dtr),
-        "ee" => Ok(Metric::Ee),
-        "awrf" => Ok(Metric::Awrf),
-        other => Err(bad(
-            argument,
-            format!("unknown metric {other:?} (expected \"eel\", \"dtr\", \"ee\" or \"awrf\")"),
-        )),
-    }
+    named::<Mixable>(name, argument).map(|m| m.0)
 }
 
 impl Options {
@@ -96,55 +113,30 @@ impl Options {
     /// `ValueError` naming the argument out of range, as `ppg rerank` refuses its flags.
     pub fn spec(&self) -> PyResult<Option<CostSpec>> {
         levels(self.levels)?;
-        let (metric, ndcg) = match self.metric.as_str() {
-            "callable" => return Ok(None),
-            "ndcg-mix" => {
-                if !(self.mix_weight.is_finite() && self.mix_weight >= 0.0) {
-                    return Err(bad("mix_weight", "must be finite and non-negative"));
-                }
-                if self.ndcg_k == 0 {
-                    return Err(bad("ndcg_k", "must be at least 1"));
-                }
-                (
-                    fairness(&self.mix_fairness, "mix_fairness")?,
-                    Some((self.mix_weight, self.ndcg_k)),
-                )
-            }
-            "eel" | "dtr" | "ee" | "awrf" => (fairness(&self.metric, "metric")?, None),
-            other => {
-                return Err(bad(
-                    "metric",
-                    format!(
-                        "unknown metric {other:?} (expected \"eel\", \"dtr\", \"ee\", \
-                         \"awrf\", \"ndcg-mix\" or a callable)"
-                    ),
-                ))
-            }
+        if self.metric == "callable" {
+            return Ok(None);
+        }
+        let choice = named::<MetricChoice>(&self.metric, "metric")
+            .map_err(|e| bad("metric", format!("{e} or a callable")))?;
+        if choice == MetricChoice::Fairness(Metric::Awrf2022) {
+            return Err(bad(
+                "metric",
+                "\"awrf2022\" needs the items' attributes, which Python does not take yet",
+            ));
+        }
+        // The mix's fairness is read only for the mix, as `ppg rerank` reads --mix-fairness.
+        let mix = match choice {
+            MetricChoice::NdcgMix => named::<Mixable>(&self.mix_fairness, "mix_fairness")?,
+            MetricChoice::Fairness(metric) => Mixable(metric),
         };
+        let (metric, ndcg) = choice
+            .cost(mix, self.mix_weight, self.ndcg_k)
+            .map_err(refused)?;
         Ok(Some(CostSpec {
             browse: self.browse()?,
-            level: match self.ee_level.as_str() {
-                "group" => Level::Group,
-                "item" => Level::Item,
-                other => {
-                    return Err(bad(
-                        "ee_level",
-                        format!("{other:?} is neither \"group\" nor \"item\""),
-                    ))
-                }
-            },
+            level: named(&self.ee_level, "ee_level")?,
             ee: EeScore {
-                measure: match self.ee_measure.as_str() {
-                    "loss" => Measure::Loss,
-                    "disparity" => Measure::Disparity,
-                    "relevance" => Measure::Relevance,
-                    other => {
-                        return Err(bad(
-                            "ee_measure",
-                            format!("{other:?} is none of \"loss\", \"disparity\", \"relevance\""),
-                        ))
-                    }
-                },
+                measure: named(&self.ee_measure, "ee_measure")?,
                 normalised: !self.ee_raw,
             },
             awrf_groups: self.awrf_groups,
@@ -179,38 +171,14 @@ impl Options {
     /// `ValueError` naming `browse` for an unknown model, `browse_patience` or
     /// `cascade_utility` for a value out of range.
     fn browse(&self) -> PyResult<Browse> {
-        let model = match self.browse.as_str() {
-            "cascade" => Browse::Cascade {
-                patience: self.browse_patience,
-                utility: self.cascade_utility,
-            },
-            "rbp" => Browse::Rbp {
-                patience: self.browse_patience,
-            },
-            "log" => Browse::Log(self.rank_start()?),
-            "cascade-relevant" => Browse::CascadeRelevant {
-                patience: self.browse_patience,
-                utility: self.cascade_utility,
-            },
-            other => {
-                return Err(bad(
-                    "browse",
-                    format!(
-                        "{other:?} is none of \"cascade\", \"rbp\", \"log\", \
-                         \"cascade-relevant\""
-                    ),
-                ))
-            }
+        let name = named::<BrowseName>(&self.browse, "browse")?;
+        // The rank start only where the model reads it, so that it is refused only there.
+        let start = match name {
+            BrowseName::Log => self.rank_start()?,
+            _ => RankStart::One,
         };
-        // The patience alone first, so that the message names the argument out of range.
-        let patience = Browse::Rbp {
-            patience: self.browse_patience,
-        };
-        let argument = match patience.checked() {
-            Ok(_) => "cascade_utility",
-            Err(_) => "browse_patience",
-        };
-        model.checked().map_err(|e| bad(argument, e))
+        name.with(self.browse_patience, self.cascade_utility, start)
+            .map_err(refused)
     }
 
     /// Where the exposure's rank count starts.
@@ -226,14 +194,7 @@ impl Options {
     /// # Errors
     /// `ValueError` naming `rank_start` for another name.
     pub fn rank_start_named(name: &str) -> PyResult<RankStart> {
-        match name {
-            "one" => Ok(RankStart::One),
-            "zero" => Ok(RankStart::Zero),
-            other => Err(bad(
-                "rank_start",
-                format!("{other:?} is neither \"one\" nor \"zero\""),
-            )),
-        }
+        named(name, "rank_start")
     }
 
     /// The training recipe of `ppg rerank` (input scored first, so never worse than it).
@@ -279,14 +240,7 @@ impl Options {
 /// # Errors
 /// `ValueError` naming `sampler` for another name.
 pub fn sampler(name: &str) -> PyResult<SamplerMode> {
-    match name {
-        "uncorrected" => Ok(SamplerMode::Uncorrected),
-        "corrected" => Ok(SamplerMode::Corrected),
-        other => Err(bad(
-            "sampler",
-            format!("{other:?} is neither \"uncorrected\" nor \"corrected\""),
-        )),
-    }
+    named(name, "sampler")
 }
 
 /// The gradient named `name` ("approximate" or "exact").
@@ -294,14 +248,7 @@ pub fn sampler(name: &str) -> PyResult<SamplerMode> {
 /// # Errors
 /// `ValueError` naming `gradient` for another name.
 pub fn gradient(name: &str) -> PyResult<Gradient> {
-    match name {
-        "approximate" => Ok(Gradient::Approximate),
-        "exact" => Ok(Gradient::Exact),
-        other => Err(bad(
-            "gradient",
-            format!("{other:?} is neither \"approximate\" nor \"exact\""),
-        )),
-    }
+    named(name, "gradient")
 }
 
 /// `lr` checked as `ppg rerank` checks `--lr`.

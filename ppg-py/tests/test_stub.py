@@ -38,7 +38,9 @@ def stub_items():
     functions = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef)}
     classes = {n.name: n for n in tree.body if isinstance(n, ast.ClassDef)}
     constants = {
-        n.target.id for n in tree.body if isinstance(n, ast.AnnAssign)
+        n.target.id: ast.unparse(n.annotation)
+        for n in tree.body
+        if isinstance(n, ast.AnnAssign)
     }
     return functions, classes, constants
 
@@ -46,9 +48,15 @@ def stub_items():
 def test_every_name_of_the_extension_is_in_the_stub_and_back():
     functions, classes, constants = stub_items()
     public = {n for n in dir(ext) if not n.startswith("_")}
-    assert public == set(functions) | set(classes) | constants
-    for name in constants:
-        assert isinstance(getattr(ext, name), int)
+    assert public == set(functions) | set(classes) | set(constants)
+    for name, annotation in constants.items():
+        value = getattr(ext, name)
+        if annotation == "int":
+            assert isinstance(value, int), name
+        else:
+            assert annotation == "List[str]", (name, annotation)
+            assert isinstance(value, list) and value, name
+            assert all(isinstance(v, str) for v in value), name
 
 
 def test_functions_take_the_stubs_parameters():

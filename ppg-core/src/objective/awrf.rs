@@ -29,7 +29,7 @@
 //! The file is about 530 lines, 190 of them the hand-computed tests; the metric, its
 //! target and its depth are one definition. Its lower bound is `awrf_bound.rs`.
 
-use super::awrf_bound;
+use super::awrf_bound::{self, jensen_shannon};
 use super::bound::LowerBound;
 use super::exposure::{check_finite, check_items, check_len, checked_prefix, shape_ok};
 use super::{Objective, MAX_GROUPS};
@@ -333,18 +333,6 @@ fn normalise(values: &[f64], out: &mut [f64]) -> Result<(), Error> {
         *o = v / total;
     }
     Ok(())
-}
-
-/// Jensen-Shannon divergence of two distributions, natural logarithms; a zero entry
-/// contributes nothing (`0 ln 0 = 0`).
-pub(super) fn jensen_shannon(p: &[f64], q: &[f64]) -> f64 {
-    let part = |a: f64, m: f64| if a > 0.0 { a * libm::log(a / m) } else { 0.0 };
-    let mut sum = 0.0;
-    for (&a, &b) in p.iter().zip(q) {
-        let m = 0.5 * (a + b);
-        sum += part(a, m) + part(b, m);
-    }
-    0.5 * sum
 }
 
 #[cfg(test)]

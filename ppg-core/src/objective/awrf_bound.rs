@@ -16,7 +16,6 @@
 //! one of too few items for its share of the top ranks. Over up to 10 groups every set is
 //! tried; over more, each group alone and the groups without items.
 
-use super::awrf::jensen_shannon;
 use super::MAX_GROUPS;
 
 /// Groups up to which every subset is tried (1,024 two-cell divergences).
@@ -54,4 +53,18 @@ pub(super) fn divergence(attention: &[f64], size: &[usize], target: &[f64]) -> O
         best = best.max(split(0, empty.map(|g| target[g]).sum()));
     }
     Some(best)
+}
+
+/// Jensen-Shannon divergence of two distributions, natural logarithms; a zero entry
+/// contributes nothing (`0 ln 0 = 0`).
+// Here rather than in `awrf.rs`, which scores with it too, so that the bound need not
+// import the metric that imports it.
+pub(super) fn jensen_shannon(p: &[f64], q: &[f64]) -> f64 {
+    let part = |a: f64, m: f64| if a > 0.0 { a * libm::log(a / m) } else { 0.0 };
+    let mut sum = 0.0;
+    for (&a, &b) in p.iter().zip(q) {
+        let m = 0.5 * (a + b);
+        sum += part(a, m) + part(b, m);
+    }
+    0.5 * sum
 }

@@ -256,7 +256,7 @@ pub struct Block {
 }
 
 /// The most blocks [`solve_within`] takes: one per grade of EEL ([`super::MAX_LEVELS`]).
-pub const MAX_BLOCKS: usize = 64;
+pub use super::lattice::MAX_BLOCKS;
 
 /// [`solve`] over the count vectors that give group 0 `block.group0` positions of each
 /// block in every session (say, each grade's run of positions, so that every position

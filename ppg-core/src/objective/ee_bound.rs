@@ -30,7 +30,7 @@
 //! positional: no bound is given for it (docs/metrics.md says why).
 
 use super::bound::{self, LowerBound, Shape};
-use super::expected_exposure::Level;
+use super::level::Level;
 use super::MAX_GROUPS;
 
 /// What the bound reads of an [`ExpectedExposure`](super::ExpectedExposure).

@@ -31,17 +31,9 @@ use super::bound::LowerBound;
 use super::browse::Browse;
 use super::ee_bound;
 use super::exposure::{check_finite, check_items, check_len, shape_ok};
+pub use super::level::Level;
 use super::{Objective, MAX_GROUPS};
 use crate::Error;
-
-/// Whether exposure is compared item by item or summed over groups.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Level {
-    /// Individual items (the evaluator without `-g`).
-    Item,
-    /// Groups of items (`-g`, TREC 2020's setting).
-    Group,
-}
 
 /// One of the three numbers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -40,7 +40,10 @@
 //! list), in memory on the stack (about 18 KB): a list longer than that is dense enough for
 //! the walk.
 
-use super::bound::MAX_BLOCKS;
+/// The most blocks the search of `bound.rs` takes (`bound::solve_within`): one per grade of
+/// EEL ([`super::MAX_LEVELS`]). Here, beside the sums it sizes, so that the lattice need not
+/// import the search that imports it.
+pub const MAX_BLOCKS: usize = 64;
 
 /// Positions the lattice spans at most.
 pub(crate) const WINDOW: usize = 24;

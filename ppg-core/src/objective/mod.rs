@@ -21,6 +21,7 @@ mod eel;
 mod expected_exposure;
 pub mod exposure;
 mod lattice;
+mod level;
 mod mix;
 mod ndcg;
 mod peel;

@@ -32,18 +32,8 @@ pub enum Metric {
     Awrf2022,
 }
 
+// `Metric::name` is in `crate::names`, with the other names the front ends parse.
 impl Metric {
-    /// The metric's name on the command line and in reports.
-    pub fn name(self) -> &'static str {
-        match self {
-            Metric::Dtr => "dtr",
-            Metric::Eel => "eel",
-            Metric::Ee => "ee",
-            Metric::Awrf => "awrf",
-            Metric::Awrf2022 => "awrf2022",
-        }
-    }
-
     /// Whether the metric means anything for this query (the protocol's valid-query
     /// filter).
     pub fn valid(self, utility: &[f64], group: &[u8]) -> bool {

@@ -8,7 +8,7 @@ const ANY_LINE: Limit = Limit {
     why: "",
 };
 
-fn read(body: &str) -> Result<Vec<Query>, InputError> {
+fn read(body: &str) -> Result<Vec<InputQuery>, InputError> {
     parse(format!("{HEADER}{body}").as_bytes(), 16)
 }
 
@@ -99,7 +99,7 @@ impl Read for Trickle<'_> {
     }
 }
 
-fn read_from(rest: &[u8], step: usize, fail: bool) -> Result<Vec<Query>, InputError> {
+fn read_from(rest: &[u8], step: usize, fail: bool) -> Result<Vec<InputQuery>, InputError> {
     let mut reader = Reader::new(
         Trickle { rest, step, fail },
         16,

@@ -6,6 +6,8 @@ import numpy as np
 
 MAX_ITEMS: int
 MAX_GROUPS: int
+METRIC_NAMES: List[str]
+BROWSE_NAMES: List[str]
 
 def rerank_list(
     score: np.ndarray,

@@ -297,8 +297,8 @@ def expected_exposure(
     paper's discount, from ``rank_start``). At group level only items with utility > 0 count, and at least one is
     needed."""
     u, g = _inputs(utility, groups, _ppg.MAX_GROUPS, f"expected exposure takes at most {_ppg.MAX_GROUPS} groups")
-    if browse not in ("cascade", "rbp", "log", "cascade-relevant"):
-        raise ValueError(f"browse: {browse!r} is none of 'cascade', 'rbp', 'log', 'cascade-relevant'")
+    if browse not in _ppg.BROWSE_NAMES:
+        raise ValueError(f"browse: {browse!r} is none of {', '.join(map(repr, _ppg.BROWSE_NAMES))}")
     if level not in ("group", "item"):
         raise ValueError(f"level: {level!r} is neither 'group' nor 'item'")
     p = _probability(patience, "patience", True)
