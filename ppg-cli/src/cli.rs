@@ -58,15 +58,16 @@ pub enum RerankMethodArg {
 /// The browsing model of --metric ee.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum BrowseArg {
-    /// The cascade (the evaluator's gerr): (patience x (1 - utility))^i.
+    /// The published cascade (Diaz et al.): patience^i x (1 - utility)^k, k the relevant
+    /// items above.
     Cascade,
     /// Rank-biased precision: patience^i.
     Rbp,
     /// The paper's log discount (--rank-start).
     Log,
-    /// The published cascade (Diaz et al.): patience^i x (1 - utility)^k, k the relevant
-    /// items above (cascade is the evaluator's at d943b3e, where every judged item counts).
-    CascadeRelevant,
+    /// The cascade of diazf/expeval at d943b3e, where every judged (listed) item counts:
+    /// (patience x (1 - utility))^i; ppg's published TREC figures use it.
+    CascadeJudged,
 }
 
 /// Whether --metric ee compares items or groups.
@@ -294,10 +295,11 @@ pub struct RerankArgs {
     /// Browsing model of --metric ee.
     #[arg(long, value_enum, default_value_t = BrowseArg::Cascade)]
     pub browse: BrowseArg,
-    /// Patience of --browse cascade and rbp, in (0, 1].
+    /// Patience of --browse cascade, cascade-judged and rbp, in (0, 1].
     #[arg(long, default_value_t = 0.5)]
     pub browse_patience: f64,
-    /// Stop probability after a judged item of --browse cascade, in [0, 1].
+    /// Stop probability after a relevant item of --browse cascade (a judged item of
+    /// cascade-judged), in [0, 1].
     #[arg(long, default_value_t = 0.5)]
     pub cascade_utility: f64,
     /// Level of --metric ee.

@@ -8,6 +8,7 @@
 use std::io::Write;
 use std::time::Instant;
 
+use clap::ValueEnum;
 use ppg_core::objective::{Browse, Level, RankStart};
 use ppg_core::recipe::cost::EeScore;
 use ppg_core::recipe::{Relevance, INITIAL_WEIGHT};
@@ -672,15 +673,19 @@ fn browse(args: &RerankArgs) -> Result<Browse> {
         BrowseArg::Rbp => Browse::Rbp {
             patience: args.browse_patience,
         },
-        BrowseArg::CascadeRelevant => Browse::CascadeRelevant {
+        BrowseArg::CascadeJudged => Browse::CascadeJudged {
             patience: args.browse_patience,
             utility: args.cascade_utility,
         },
         BrowseArg::Log => Browse::Log(rank_start(args.rank_start)),
     };
-    model
-        .checked()
-        .map_err(|e| Error::Usage(format!("--browse {:?}: {e}", args.browse).to_lowercase()))
+    model.checked().map_err(|e| {
+        let name = args
+            .browse
+            .to_possible_value()
+            .map(|v| v.get_name().to_owned());
+        Error::Usage(format!("--browse {}: {e}", name.unwrap_or_default()).to_lowercase())
+    })
 }
 
 fn recipe(args: &RerankArgs) -> Result<Recipe> {

@@ -159,7 +159,7 @@ pub fn evaluate(
         Metric::Ee => ExpectedExposure::new(
             label,
             group,
-            Browse::OFFICIAL,
+            Browse::D943B3E,
             Level::Group,
             ee.measure,
             ee.normalised,

@@ -77,7 +77,7 @@ pub fn ndcg(
 }
 
 /// Expected exposure (EE-L, EE-D, EE-R raw, then normalised) under the browsing model
-/// `browse` ("cascade", "rbp" or "log"), at `level` ("group" or "item").
+/// `browse` ("cascade", "rbp", "log" or "cascade-judged"), at `level` ("group" or "item").
 #[pyfunction]
 #[allow(clippy::too_many_arguments)]
 pub fn expected_exposure(
@@ -99,14 +99,14 @@ pub fn expected_exposure(
         },
         "rbp" => Browse::Rbp { patience },
         "log" => Browse::Log(Options::rank_start_named(rank_start)?),
-        "cascade-relevant" => Browse::CascadeRelevant {
+        "cascade-judged" => Browse::CascadeJudged {
             patience,
             utility: cascade_utility,
         },
         other => {
             return Err(PyValueError::new_err(format!(
                 "browse: {other:?} is none of \"cascade\", \"rbp\", \"log\", \
-                 \"cascade-relevant\""
+                 \"cascade-judged\""
             )))
         }
     };

@@ -36,7 +36,7 @@ pub struct Options {
     pub hold: bool,
     /// Stop training once certified against the metric's exact optimum.
     pub certify: bool,
-    /// Expected exposure's browsing model: "cascade", "rbp" or "log".
+    /// Expected exposure's browsing model: "cascade", "rbp", "log" or "cascade-judged".
     pub browse: String,
     pub browse_patience: f64,
     pub cascade_utility: f64,
@@ -188,7 +188,7 @@ impl Options {
                 patience: self.browse_patience,
             },
             "log" => Browse::Log(self.rank_start()?),
-            "cascade-relevant" => Browse::CascadeRelevant {
+            "cascade-judged" => Browse::CascadeJudged {
                 patience: self.browse_patience,
                 utility: self.cascade_utility,
             },
@@ -197,7 +197,7 @@ impl Options {
                     "browse",
                     format!(
                         "{other:?} is none of \"cascade\", \"rbp\", \"log\", \
-                         \"cascade-relevant\""
+                         \"cascade-judged\""
                     ),
                 ))
             }

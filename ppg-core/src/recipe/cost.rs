@@ -107,7 +107,7 @@ pub struct CostSpec {
     pub levels: u32,
     /// `(weight, k)` of an NDCG@k term.
     pub ndcg: Option<(f64, usize)>,
-    /// The browsing model of [`Metric::Ee`] ([`Browse::OFFICIAL`]: the cascade, 0.5).
+    /// The browsing model of [`Metric::Ee`] ([`Browse::DEFAULT`]: the published cascade, 0.5).
     pub browse: Browse,
     /// The level of [`Metric::Ee`] ([`Level::Group`] officially).
     pub level: Level,
@@ -135,7 +135,7 @@ impl CostSpec {
             metric,
             levels,
             ndcg,
-            browse: Browse::OFFICIAL,
+            browse: Browse::DEFAULT,
             level: Level::Group,
             ee: EeScore::OFFICIAL,
             awrf_groups: None,
