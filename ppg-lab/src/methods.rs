@@ -3,6 +3,7 @@
 
 use crate::foe::{self, FoeVariant};
 use ppg_core::objective::bound::{self as optimum, Counts, Shape};
+use ppg_core::objective::Browse;
 use ppg_core::recipe::cost::EeScore;
 use ppg_core::recipe::Relevance;
 use ppg_core::{Gradient, PlConfig, PlackettLuce, Ppg, Recipe, Rng, SamplerMode, TrainConfig};
@@ -473,11 +474,13 @@ pub fn bound(
 }
 
 /// The optimisers' cost for the cell's metric: the protocol's EEL has 5 levels when
-/// optimising; expected exposure the cell's number; AWRF's population the protocol's two
+/// optimising; expected exposure the cell's number under `d943b3e`'s cascade, which the
+/// evaluation scores and docs/results.md published; AWRF's population the protocol's two
 /// groups, as evaluated.
 fn spec(setup: &Setup) -> CostSpec {
     CostSpec {
         ee: setup.ee,
+        browse: Browse::D943B3E,
         awrf_groups: Some(ppg_host::cost::PROTOCOL_GROUPS),
         ..CostSpec::new(setup.metric, OPTIMISE_LEVELS, None)
     }
