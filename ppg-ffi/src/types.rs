@@ -537,7 +537,7 @@ impl ppg_objective_config {
             let (browse, level) = self.browsing(rank_start)?;
             (browse, level, self.ee_score()?)
         } else {
-            (Browse::OFFICIAL, Level::Group, EeScore::OFFICIAL)
+            (Browse::DEFAULT, Level::Group, EeScore::OFFICIAL)
         };
         let awrf_groups = match self.awrf_groups {
             0 => None,

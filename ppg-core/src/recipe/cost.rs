@@ -18,8 +18,8 @@ pub enum Metric {
     /// Expected exposure loss.
     Eel,
     /// Expected exposure as TREC Fair Ranking 2020 scored it: by default EE-L normalised
-    /// per query, under a browsing model (official: group level, cascade, patience 0.5);
-    /// [`CostSpec::ee`] chooses EE-D or EE-R, raw or normalised.
+    /// per query, under a browsing model (by default: group level, the published cascade,
+    /// patience 0.5); [`CostSpec::ee`] chooses EE-D or EE-R, raw or normalised.
     Ee,
     /// AWRF x NDCG as TREC Fair Ranking 2021 scored a ranking (the target: the relevant
     /// items' group distribution averaged with the uniform one over the attribute's groups,
