@@ -433,7 +433,8 @@ fn the_default_cascade_is_the_published_one() {
     // The report's cost_before, every digit.
     let before = |browse: &[&str]| -> f64 {
         ppg()
-            .args(["rerank", "-", "--metric", "ee", "--ee-level", "item", "--ee-raw"])
+            .args(["rerank", "-", "--metric", "ee", "--ee-raw"])
+            .args(["--ee-level", "item"])
             .args(["--sessions", "1", "--report"])
             .arg(&report)
             .args(browse)
@@ -448,7 +449,8 @@ fn the_default_cascade_is_the_published_one() {
     assert_eq!(before(&["--browse", "cascade"]), 1.14453125);
     assert_eq!(before(&["--browse", "cascade-judged"]), 1.3359375);
     ppg()
-        .args(["rerank", "-", "--metric", "ee", "--browse", "cascade-relevant"])
+        .args(["rerank", "-", "--metric", "ee"])
+        .args(["--browse", "cascade-relevant"])
         .write_stdin(input)
         .assert()
         .code(2)
