@@ -125,7 +125,7 @@ const (
 	MetricDTRNDCGMix Metric = C.PPG_METRIC_DTR_NDCG_MIX
 	MetricEELNDCGMix Metric = C.PPG_METRIC_EEL_NDCG_MIX
 	// MetricExpectedExposure is TREC 2020's expected exposure in the library's default
-	// settings (EE-L normalised, group level, the cascade with patience 0.5).
+	// settings (EE-L normalised, group level, the published cascade with patience 0.5).
 	MetricExpectedExposure Metric = C.PPG_METRIC_EXPECTED_EXPOSURE
 	// MetricAWRF is 1 - AWRF x NDCG as TREC 2021 scored a ranking.
 	MetricAWRF Metric = C.PPG_METRIC_AWRF

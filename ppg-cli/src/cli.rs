@@ -49,11 +49,12 @@ mod value_help {
     pub const MIXABLE: &[&str] = &[];
     /// `--browse`.
     pub const BROWSE: &[&str] = &[
-        "The cascade (the evaluator's gerr): (patience x (1 - utility))^i",
+        "The published cascade (Diaz et al.): patience^i x (1 - utility)^k, k the relevant \
+         items above",
         "Rank-biased precision: patience^i",
         "The paper's log discount (--rank-start)",
-        "The published cascade (Diaz et al.): patience^i x (1 - utility)^k, k the relevant \
-         items above (cascade is the evaluator's at d943b3e, where every judged item counts)",
+        "The cascade of diazf/expeval at d943b3e, where every judged (listed) item counts: \
+         (patience x (1 - utility))^i; ppg's published TREC figures use it",
     ];
     /// `--ee-level`.
     pub const LEVEL: &[&str] = &["Groups (TREC 2020's setting)", "Individual items"];
@@ -300,10 +301,11 @@ pub struct RerankArgs {
     /// Browsing model of --metric ee.
     #[arg(long, value_parser = core_names::<BrowseName>(value_help::BROWSE), default_value = "cascade")]
     pub browse: BrowseName,
-    /// Patience of --browse cascade and rbp, in (0, 1].
+    /// Patience of --browse cascade, cascade-judged and rbp, in (0, 1].
     #[arg(long, default_value_t = 0.5)]
     pub browse_patience: f64,
-    /// Stop probability after a judged item of --browse cascade, in [0, 1].
+    /// Stop probability after a relevant item of --browse cascade (a judged item of
+    /// cascade-judged), in [0, 1].
     #[arg(long, default_value_t = 0.5)]
     pub cascade_utility: f64,
     /// Level of --metric ee.

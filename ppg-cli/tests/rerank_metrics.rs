@@ -420,3 +420,39 @@ fn awrf_takes_its_population_over_the_whole_inputs_groups() {
             "in.tsv:7: group \"y\" is group number 3 of the input, beyond --awrf-groups 2",
         ));
 }
+
+/// The default browsing model is the published cascade (issue 42, point 6): the input a
+/// (not relevant), b, c (relevant) at item level, raw EE-L, by hand. Published: exposures
+/// 1, 0.5 (no stop after a), 0.125; targets 0.0625 for a and 0.625 for b and c: 1.14453125.
+/// `d943b3e`'s (`cascade-judged`): exposures 1, 0.25, 0.0625, the same targets: 1.3359375.
+#[test]
+fn the_default_cascade_is_the_published_one() {
+    let input = "qid\titem\tscore\tgroup\tlabel\nq\ta\t3\tL\t0\nq\tb\t2\tH\t1\nq\tc\t1\tL\t1\n";
+    let dir = tempfile::tempdir().unwrap();
+    let report = dir.path().join("report.tsv");
+    // The report's cost_before, every digit.
+    let before = |browse: &[&str]| -> f64 {
+        ppg()
+            .args(["rerank", "-", "--metric", "ee", "--ee-raw"])
+            .args(["--ee-level", "item"])
+            .args(["--sessions", "1", "--report"])
+            .arg(&report)
+            .args(browse)
+            .write_stdin(input)
+            .assert()
+            .success();
+        let text = std::fs::read_to_string(&report).unwrap();
+        let row = text.lines().nth(1).unwrap();
+        row.split('\t').nth(1).unwrap().parse().unwrap()
+    };
+    assert_eq!(before(&[]), 1.14453125);
+    assert_eq!(before(&["--browse", "cascade"]), 1.14453125);
+    assert_eq!(before(&["--browse", "cascade-judged"]), 1.3359375);
+    ppg()
+        .args(["rerank", "-", "--metric", "ee"])
+        .args(["--browse", "cascade-relevant"])
+        .write_stdin(input)
+        .assert()
+        .code(2)
+        .stdout("");
+}

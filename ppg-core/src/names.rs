@@ -37,7 +37,8 @@ pub enum NameError {
 pub enum Parameter {
     /// A browsing model's patience ([`Browse::Rbp`] and the cascades).
     Patience,
-    /// A cascade's stop probability after a judged item.
+    /// A cascade's stop probability after a relevant item (a judged one under
+    /// [`Browse::CascadeJudged`]).
     CascadeUtility,
     /// The weight of `1 - NDCG@k` in [`MetricChoice::NdcgMix`].
     MixWeight,
@@ -143,8 +144,8 @@ pub enum BrowseName {
     Rbp,
     /// [`Browse::Log`].
     Log,
-    /// [`Browse::CascadeRelevant`].
-    CascadeRelevant,
+    /// [`Browse::CascadeJudged`].
+    CascadeJudged,
 }
 
 named!(Metric, "metric", [
@@ -172,7 +173,7 @@ named!(BrowseName, "browsing model", [
     "cascade" => BrowseName::Cascade,
     "rbp" => BrowseName::Rbp,
     "log" => BrowseName::Log,
-    "cascade-relevant" => BrowseName::CascadeRelevant,
+    "cascade-judged" => BrowseName::CascadeJudged,
 ]);
 named!(Level, "level", ["group" => Level::Group, "item" => Level::Item]);
 named!(Measure, "measure", [
@@ -240,7 +241,7 @@ impl BrowseName {
             BrowseName::Cascade => Browse::Cascade { patience, utility },
             BrowseName::Rbp => Browse::Rbp { patience },
             BrowseName::Log => Browse::Log(start),
-            BrowseName::CascadeRelevant => Browse::CascadeRelevant { patience, utility },
+            BrowseName::CascadeJudged => Browse::CascadeJudged { patience, utility },
         };
         model.checked().map_err(|e| {
             // The patience alone first, so that the error names the parameter out of range.
@@ -316,7 +317,7 @@ mod tests {
         assert_eq!(
             text.as_str(),
             "unknown browsing model (expected \"cascade\", \"rbp\", \"log\" or \
-             \"cascade-relevant\")"
+             \"cascade-judged\")"
         );
     }
 
@@ -366,7 +367,7 @@ mod tests {
             Err(NameError::Parameter { parameter, .. }) => Some(parameter),
             _ => None,
         };
-        for name in [BrowseName::Cascade, BrowseName::CascadeRelevant] {
+        for name in [BrowseName::Cascade, BrowseName::CascadeJudged] {
             assert_eq!(refused(name, 0.0, 2.0), Some(Parameter::Patience));
             assert_eq!(refused(name, 1.0, 2.0), Some(Parameter::CascadeUtility));
             assert_eq!(

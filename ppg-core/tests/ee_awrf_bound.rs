@@ -52,7 +52,7 @@ const MODELS: [Browse; 4] = [
     Browse::Rbp { patience: 0.5 },
     Browse::Rbp { patience: 0.8 },
     Browse::Log(RankStart::One),
-    Browse::OFFICIAL,
+    Browse::D943B3E,
 ];
 
 #[test]
@@ -134,7 +134,7 @@ fn no_bound_outside_ee_loss() {
         let ee = ExpectedExposure::new(
             &utility,
             &group,
-            Browse::OFFICIAL,
+            Browse::DEFAULT,
             Level::Group,
             measure,
             true,

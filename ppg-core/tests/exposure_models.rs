@@ -9,6 +9,8 @@ fn model() -> impl Strategy<Value = Browse> {
         Just(Browse::Log(RankStart::Zero)),
         (1e-3..=1.0f64).prop_map(|patience| Browse::Rbp { patience }),
         (1e-3..=1.0f64, 0.0..=1.0f64)
+            .prop_map(|(patience, utility)| Browse::CascadeJudged { patience, utility }),
+        (1e-3..=1.0f64, 0.0..=1.0f64)
             .prop_map(|(patience, utility)| Browse::Cascade { patience, utility }),
     ]
 }
@@ -36,9 +38,9 @@ proptest! {
         let q = match model {
             Browse::Log(_) => None,
             Browse::Rbp { patience } => Some(patience),
-            Browse::Cascade { patience, utility } => Some(patience * (1.0 - utility)),
+            Browse::CascadeJudged { patience, utility } => Some(patience * (1.0 - utility)),
             // Its positional part (the stops are the ranking's).
-            Browse::CascadeRelevant { patience, .. } => Some(patience),
+            Browse::Cascade { patience, .. } => Some(patience),
         };
         if let Some(q) = q {
             prop_assert_eq!(e[0], 1.0);
@@ -48,14 +50,13 @@ proptest! {
         }
     }
 
-    /// Targets share out exactly the exposure of the list, higher levels never get less,
-    /// and any ranking's expected exposure shares out the same total.
+    /// Targets share out exactly the exposure of the ideal ranking (under a positional
+    /// model, of any ranking), and higher levels never get less.
     #[test]
     fn targets_share_the_exposure((utility, group, ranking) in list(), model in model()) {
         let n = utility.len();
-        let mut e = vec![0.0; n];
-        model.fill(&mut e).unwrap();
-        let total: f64 = e.iter().sum();
+        let relevant = utility.iter().filter(|&&y| y > 0.0).count();
+        let total: f64 = (0..n).map(|i| model.ideal(i, relevant)).sum();
         let mut scratch = vec![0.0; ExpectedExposure::SCRATCH_PER_ITEM * n];
         let mut ee = ExpectedExposure::new(
             &utility, &group, model, Level::Item, Measure::Loss, false, &mut scratch,

@@ -138,7 +138,8 @@ fn dtr_is_never_worse_with_more_sessions() {
     metric_case(CostSpec::new(Metric::Dtr, 5, None), "DTR", 2);
 }
 
-/// TREC 2020's official expected exposure (group level, cascade 0.5, normalised EE-L):
+/// Expected exposure in TREC 2020's settings (group level, the published cascade 0.5, the
+/// default; normalised EE-L):
 /// the metric the held run's ungrown free part lost on. Several sessions are what it is
 /// for (a stochastic ranking), so the cost also falls from 1 to 32 sessions on most lists.
 #[test]

@@ -57,7 +57,7 @@ fn ours(q: &Query) -> Vec<(String, f64)> {
     let n = q.utility.len();
     let mut out = Vec::new();
     let models = [
-        ("gerr", Browse::OFFICIAL),
+        ("gerr", Browse::D943B3E),
         ("rbp", Browse::Rbp { patience: 0.5 }),
     ];
     for (level_name, level) in [("item", Level::Item), ("group", Level::Group)] {

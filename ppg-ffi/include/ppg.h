@@ -274,16 +274,16 @@ enum ppg_browse
   : uint32_t
 #endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
  {
-  // The cascade (the evaluator's `gerr`): `(patience * (1 - cascade_utility))^i`.
+  // The published cascade (Diaz et al.), the default: `patience^i (1 -
+  // cascade_utility)^k`, `k` the relevant items above position `i`.
   PPG_BROWSE_CASCADE = 0,
   // Rank-biased precision: `patience^i`.
   PPG_BROWSE_RBP = 1,
   // The paper's log discount `1 / log2(r + 2)`, `r` counted from `rank_start`.
   PPG_BROWSE_LOG = 2,
-  // The published cascade (Diaz et al.): `patience^i (1 - cascade_utility)^k`, `k` the
-  // relevant items above position `i`. `PPG_BROWSE_CASCADE` is the evaluator's at
-  // `d943b3e`, where every judged item counts.
-  PPG_BROWSE_CASCADE_RELEVANT = 3,
+  // The cascade of `diazf/expeval` at `d943b3e`, where every judged (listed) item
+  // counts: `(patience * (1 - cascade_utility))^i`; ppg's published TREC figures use it.
+  PPG_BROWSE_CASCADE_JUDGED = 3,
 };
 #ifndef __cplusplus
 #if __STDC_VERSION__ >= 202311L
@@ -415,12 +415,13 @@ typedef struct ppg_objective_config {
   // A `ppg_rank_start` value for the fairness exposure (NDCG always discounts from
   // rank 0). Default `PPG_RANK_START_ONE` (the reference).
   uint32_t rank_start;
-  // A `ppg_browse` value. Default `PPG_BROWSE_CASCADE`, the evaluator's. This field
+  // A `ppg_browse` value. Default `PPG_BROWSE_CASCADE`, the published cascade. This field
   // and the three after it are read for `PPG_METRIC_EXPECTED_EXPOSURE` only.
   uint32_t browse;
-  // Patience of the cascade and RBP, in (0, 1]. Default 0.5.
+  // Patience of the cascades and RBP, in (0, 1]. Default 0.5.
   double patience;
-  // The cascade's stop probability after a judged item, in [0, 1]. Default 0.5.
+  // The cascade's stop probability after a relevant item (a judged one under
+  // `PPG_BROWSE_CASCADE_JUDGED`), in [0, 1]. Default 0.5.
   double cascade_utility;
   // A `ppg_ee_level` value. Default `PPG_EE_LEVEL_GROUP`.
   uint32_t ee_level;

@@ -531,7 +531,7 @@ fn expected_exposure_and_awrf_as_the_core() {
         metric: ppg_metric::ExpectedExposure as u32,
         ..objective
     };
-    let want = ee(Browse::OFFICIAL, Level::Group);
+    let want = ee(Browse::DEFAULT, Level::Group);
     assert!(want > 0.0);
     assert_eq!(evaluate(&official), (ppg_status::Ok, want));
     let rbp_items = ppg_objective_config {
@@ -551,7 +551,7 @@ fn expected_exposure_and_awrf_as_the_core() {
     };
     assert_eq!(
         evaluate(&old),
-        (ppg_status::Ok, ee(Browse::OFFICIAL, Level::Group))
+        (ppg_status::Ok, ee(Browse::DEFAULT, Level::Group))
     );
     for bad in [
         ppg_objective_config {
@@ -571,7 +571,7 @@ fn expected_exposure_and_awrf_as_the_core() {
             ..official
         },
         ppg_objective_config {
-            // 3 is PPG_BROWSE_CASCADE_RELEVANT.
+            // 3 is PPG_BROWSE_CASCADE_JUDGED.
             browse: 4,
             ..official
         },

@@ -138,16 +138,16 @@ pub enum ppg_rank_start {
 #[repr(u32)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ppg_browse {
-    /// The cascade (the evaluator's `gerr`): `(patience * (1 - cascade_utility))^i`.
+    /// The published cascade (Diaz et al.), the default: `patience^i (1 -
+    /// cascade_utility)^k`, `k` the relevant items above position `i`.
     Cascade = 0,
     /// Rank-biased precision: `patience^i`.
     Rbp = 1,
     /// The paper's log discount `1 / log2(r + 2)`, `r` counted from `rank_start`.
     Log = 2,
-    /// The published cascade (Diaz et al.): `patience^i (1 - cascade_utility)^k`, `k` the
-    /// relevant items above position `i`. `PPG_BROWSE_CASCADE` is the evaluator's at
-    /// `d943b3e`, where every judged item counts.
-    CascadeRelevant = 3,
+    /// The cascade of `diazf/expeval` at `d943b3e`, where every judged (listed) item
+    /// counts: `(patience * (1 - cascade_utility))^i`; ppg's published TREC figures use it.
+    CascadeJudged = 3,
 }
 
 /// Whether `PPG_METRIC_EXPECTED_EXPOSURE` compares groups or items.
@@ -267,12 +267,13 @@ pub struct ppg_objective_config {
     /// A `ppg_rank_start` value for the fairness exposure (NDCG always discounts from
     /// rank 0). Default `PPG_RANK_START_ONE` (the reference).
     pub rank_start: u32,
-    /// A `ppg_browse` value. Default `PPG_BROWSE_CASCADE`, the evaluator's. This field
+    /// A `ppg_browse` value. Default `PPG_BROWSE_CASCADE`, the published cascade. This field
     /// and the three after it are read for `PPG_METRIC_EXPECTED_EXPOSURE` only.
     pub browse: u32,
-    /// Patience of the cascade and RBP, in (0, 1]. Default 0.5.
+    /// Patience of the cascades and RBP, in (0, 1]. Default 0.5.
     pub patience: f64,
-    /// The cascade's stop probability after a judged item, in [0, 1]. Default 0.5.
+    /// The cascade's stop probability after a relevant item (a judged one under
+    /// `PPG_BROWSE_CASCADE_JUDGED`), in [0, 1]. Default 0.5.
     pub cascade_utility: f64,
     /// A `ppg_ee_level` value. Default `PPG_EE_LEVEL_GROUP`.
     pub ee_level: u32,
@@ -537,7 +538,7 @@ impl ppg_objective_config {
             let (browse, level) = self.browsing(rank_start)?;
             (browse, level, self.ee_score()?)
         } else {
-            (Browse::OFFICIAL, Level::Group, EeScore::OFFICIAL)
+            (Browse::DEFAULT, Level::Group, EeScore::OFFICIAL)
         };
         let awrf_groups = match self.awrf_groups {
             0 => None,
@@ -584,7 +585,7 @@ impl ppg_objective_config {
             0 => BrowseName::Cascade,
             1 => BrowseName::Rbp,
             2 => BrowseName::Log,
-            3 => BrowseName::CascadeRelevant,
+            3 => BrowseName::CascadeJudged,
             _ => return Err(ppg_status::InvalidArgument),
         };
         let browse = name

@@ -125,9 +125,9 @@ impl Tables {
 pub const PROTOCOL_GROUPS: usize = 2;
 
 /// The protocol's evaluation of one query's output: fairness with the true labels (EEL
-/// with 2 levels; expected exposure at group level under the official cascade, the number
-/// a run chose, EE-L normalised officially; AWRF x NDCG) and NDCG@10 averaged over
-/// sessions.
+/// with 2 levels; expected exposure at group level under `d943b3e`'s cascade
+/// ([`Browse::D943B3E`], which docs/results.md published), the number a run chose, EE-L
+/// normalised officially; AWRF x NDCG) and NDCG@10 averaged over sessions.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Eval {
     /// The fairness metric (DTR as the ratio).
@@ -159,7 +159,7 @@ pub fn evaluate(
         Metric::Ee => ExpectedExposure::new(
             label,
             group,
-            Browse::OFFICIAL,
+            Browse::D943B3E,
             Level::Group,
             ee.measure,
             ee.normalised,

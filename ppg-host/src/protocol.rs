@@ -5,7 +5,7 @@
 //! that the Python extension, which does not link the harness, gets the same numbers.
 
 use ppg_core::objective::bound::{self as optimum, Counts, Shape};
-use ppg_core::objective::RankStart;
+use ppg_core::objective::{Browse, RankStart};
 use ppg_core::recipe::cost::EeScore;
 use ppg_core::{Recipe, TrainConfig};
 
@@ -38,11 +38,13 @@ impl Utility {
 }
 
 /// The optimisers' cost for `metric`: the protocol's EEL has 5 levels when optimising;
-/// expected exposure the number `ee`; AWRF's population the protocol's two groups, as
+/// expected exposure the number `ee` under `d943b3e`'s cascade, which the evaluation scores
+/// and docs/results.md published; AWRF's population the protocol's two groups, as
 /// evaluated.
 pub fn cost_spec(metric: Metric, ee: EeScore) -> CostSpec {
     CostSpec {
         ee,
+        browse: Browse::D943B3E,
         awrf_groups: Some(PROTOCOL_GROUPS),
         ..CostSpec::new(metric, OPTIMISE_LEVELS, None)
     }

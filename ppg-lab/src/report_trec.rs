@@ -37,8 +37,11 @@ pub fn write(w: &mut String, sessions: usize, runs: usize, data: &[Data]) {
         "The same protocol ({sessions} sessions, {runs} runs, the chosen utility optimised, \
          the true labels evaluated) with the measures TREC Fair Ranking scored with \
          ([metrics.md](metrics.md)). `EE`: expected exposure as TREC 2020 scored it \
-         (`diazf/expeval -g -c`: group level, the cascade with patience 0.5 and utility \
-         0.5, EE-L normalised per query; lower is better, 0 meets the target); each \
+         (`diazf/expeval -g -c` at `d943b3e`: group level, its cascade, where every judged \
+         item counts toward the stop, with patience 0.5 and utility 0.5, EE-L normalised \
+         per query; lower is better, 0 meets the target; `ppg rerank --browse \
+         cascade-judged`, not the default published cascade, \
+         [metrics.md](metrics.md#evaluator-versions)); each \
          optimiser minimises it directly. `AWRF`: AWRF x NDCG as TREC 2021 scored a ranking \
          (attention `1 / log2(max(r, 2))`, the target the relevant items' group \
          distribution averaged with the uniform one; higher is better, 1 is best); the \

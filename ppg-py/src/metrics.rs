@@ -78,7 +78,7 @@ pub fn ndcg(
 }
 
 /// Expected exposure (EE-L, EE-D, EE-R raw, then normalised) under the browsing model
-/// `browse` ("cascade", "rbp" or "log"), at `level` ("group" or "item").
+/// `browse` ("cascade", "rbp", "log" or "cascade-judged"), at `level` ("group" or "item").
 #[pyfunction]
 #[allow(clippy::too_many_arguments)]
 pub fn expected_exposure(

@@ -37,7 +37,7 @@ pub struct Options {
     pub hold: bool,
     /// Stop training once certified against the metric's exact optimum.
     pub certify: bool,
-    /// Expected exposure's browsing model: "cascade", "rbp" or "log".
+    /// Expected exposure's browsing model: "cascade", "rbp", "log" or "cascade-judged".
     pub browse: String,
     pub browse_patience: f64,
     pub cascade_utility: f64,

@@ -37,6 +37,13 @@ CASES = [
         dict(),
     ),
     (dict(metric="awrf", sessions=2, seed=1), ["--metric", "awrf", "--sessions", "2", "--seed", "1"], dict()),
+    # The default EE-L under the published cascade, and d943b3e's by name (issue 42, point 6).
+    (dict(metric="ee", sessions=2, seed=5), ["--metric", "ee", "--sessions", "2", "--seed", "5"], dict()),
+    (
+        dict(metric="ee", browse="cascade-judged", sessions=2, seed=5),
+        ["--metric", "ee", "--browse", "cascade-judged", "--sessions", "2", "--seed", "5"],
+        dict(),
+    ),
 ]
 
 

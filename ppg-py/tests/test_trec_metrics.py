@@ -35,7 +35,7 @@ def test_expected_exposure_equals_the_evaluators_formulas():
     for u, g, rankings in random_lists(200, 7):
         qrels, groups = dict(enumerate(u)), dict(enumerate(int(x) for x in g))
         runs = [list(r) for r in rankings]
-        for browse, model in (("cascade", "gerr"), ("rbp", "rbp")):
+        for browse, model in (("cascade-judged", "gerr"), ("rbp", "rbp")):
             want_item = independent.ee(*independent.individual(qrels, runs, model))
             want_group = independent.ee(*independent.group(qrels, groups, runs, model))
             for level, want in (("item", want_item), ("group", want_group)):
@@ -122,9 +122,11 @@ def test_awrf_depth_is_trec_2021s_top_20():
 
 def test_the_published_cascade_by_hand():
     # Item 1 (not relevant) first: no stop after it, one after item 0 (see the Rust test).
-    got = metrics.expected_exposure([1, 0, 2], [1.0, 0.0, 1.0], [0, 1, 0], browse="cascade-relevant", level="item", normalised=False)
-    assert got["disparity"] == pytest.approx(1.0 + 0.25 + 0.125 * 0.125, abs=1e-15)
-    judged = metrics.expected_exposure([1, 0, 2], [1.0, 0.0, 1.0], [0, 1, 0], browse="cascade", level="item", normalised=False)
+    # The published cascade is the default and is "cascade"; d943b3e's is "cascade-judged".
+    for browse in ({}, {"browse": "cascade"}):
+        got = metrics.expected_exposure([1, 0, 2], [1.0, 0.0, 1.0], [0, 1, 0], level="item", normalised=False, **browse)
+        assert got["disparity"] == pytest.approx(1.0 + 0.25 + 0.125 * 0.125, abs=1e-15)
+    judged = metrics.expected_exposure([1, 0, 2], [1.0, 0.0, 1.0], [0, 1, 0], browse="cascade-judged", level="item", normalised=False)
     assert judged["disparity"] == pytest.approx(1.0 + 0.0625 + 0.0625 * 0.0625, abs=1e-15)
 
 

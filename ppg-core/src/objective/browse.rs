@@ -6,20 +6,21 @@
 //! with probability `patience` after each item) and `gerr` (the cascade: the user also stops
 //! after an item with probability `utility`). This project adds the paper's log discount.
 //!
-//! [`Browse::Cascade`] is written as that evaluator computes it at `d943b3e` in the
-//! re-ranking setting of its `trec/expeval.sh` (`expeval.py -g -c`, complete judgements:
-//! every listed item is judged). That version counts an item toward the cascade's
-//! stop when it is judged, so with every item judged the exposure of position `i` is
-//! `(patience * (1 - utility))^i`; the normalisation bounds keep their own rates (see
-//! [`Browse::upper`] and [`Browse::lower`]).
-//!
-//! [`Browse::CascadeRelevant`] is the cascade as Diaz et al. publish it, and as the
+//! [`Browse::Cascade`], the default, is the cascade as Diaz et al. publish it and as the
 //! evaluator's later commits count it (`exposure.py`: `qrels[did] > 0`): the user stops
 //! after a *relevant* item with probability `utility`, so position `i` gets
 //! `patience^i (1 - utility)^k` with `k` the relevant items above it. That exposure depends
-//! on the ranking above a position, not on the position alone: [`Browse::at`] gives it for
-//! the ideal ranking (every relevant item first), and the metric applies the factor per
-//! ranking ([`Browse::relevant_stops`]).
+//! on the ranking above a position, not on the position alone: [`Browse::at`] gives its
+//! positional part, [`Browse::ideal`] its value in the ideal ranking (every relevant item
+//! first), and the metric applies the factor per ranking ([`Browse::relevant_stops`]).
+//!
+//! [`Browse::CascadeJudged`] is the cascade as the evaluator computes it at `d943b3e` in the
+//! re-ranking setting of its `trec/expeval.sh` (`expeval.py -g -c`, complete judgements:
+//! every listed item is judged). That version counts an item toward the cascade's stop when
+//! it is judged, so with every item judged the exposure of position `i` is `(patience * (1 -
+//! utility))^i`, positional; the normalisation bounds keep their own rates (see
+//! [`Browse::upper`] and [`Browse::lower`]). ppg's published TREC expected-exposure figures
+//! use it ([`Browse::D943B3E`]).
 
 use super::exposure::{self, RankStart};
 use crate::Error;
@@ -34,21 +35,21 @@ pub enum Browse {
         /// Probability of looking at the next item, in `(0, 1]` (0.5 in the evaluator).
         patience: f64,
     },
-    /// The cascade as the evaluator at `d943b3e` computes it with complete judgements
-    /// (every listed item judged, each counting toward the stop): `(patience * (1 -
-    /// utility))^i`, positional.
+    /// The published cascade, the default: `patience^i (1 - utility)^k`, `k` the relevant
+    /// items (utility > 0) above position `i`; not positional (see the module docs).
     Cascade {
         /// Probability of looking at the next item, in `(0, 1]` (0.5 in the evaluator).
         patience: f64,
-        /// Probability of stopping after a judged item, in `[0, 1]` (0.5 in the evaluator).
+        /// Probability of stopping after a relevant item, in `[0, 1]` (0.5 in the evaluator).
         utility: f64,
     },
-    /// The published cascade: `patience^i (1 - utility)^k`, `k` the relevant items (utility
-    /// > 0) above position `i`; not positional (see the module docs).
-    CascadeRelevant {
+    /// The cascade as the evaluator at `d943b3e` computes it with complete judgements
+    /// (every listed item judged, each counting toward the stop): `(patience * (1 -
+    /// utility))^i`, positional.
+    CascadeJudged {
         /// Probability of looking at the next item, in `(0, 1]`.
         patience: f64,
-        /// Probability of stopping after a relevant item, in `[0, 1]`.
+        /// Probability of stopping after a judged item, in `[0, 1]`.
         utility: f64,
     },
 }
@@ -57,8 +58,15 @@ pub enum Browse {
 pub const DEFAULT_PATIENCE: f64 = 0.5;
 
 impl Browse {
-    /// The evaluator's default: the cascade with patience and utility 0.5.
-    pub const OFFICIAL: Browse = Browse::Cascade {
+    /// The default: the published cascade with the evaluator's patience and utility, 0.5.
+    pub const DEFAULT: Browse = Browse::Cascade {
+        patience: DEFAULT_PATIENCE,
+        utility: DEFAULT_PATIENCE,
+    };
+
+    /// `d943b3e`'s cascade with patience and utility 0.5: what ppg's published TREC
+    /// expected-exposure figures (`ppg reproduce`, docs/results.md) are scored under.
+    pub const D943B3E: Browse = Browse::CascadeJudged {
         patience: DEFAULT_PATIENCE,
         utility: DEFAULT_PATIENCE,
     };
@@ -73,53 +81,52 @@ impl Browse {
         match self {
             Browse::Log(_) => Ok(self),
             Browse::Rbp { patience } if patience_ok(patience) => Ok(self),
-            Browse::Cascade { patience, utility }
-            | Browse::CascadeRelevant { patience, utility }
+            Browse::CascadeJudged { patience, utility } | Browse::Cascade { patience, utility }
                 if patience_ok(patience) && (0.0..=1.0).contains(&utility) =>
             {
                 Ok(self)
             }
             Browse::Rbp { .. } => Err(Error::InvalidConfig("patience must be in (0, 1]")),
-            Browse::Cascade { patience, .. } | Browse::CascadeRelevant { patience, .. }
+            Browse::CascadeJudged { patience, .. } | Browse::Cascade { patience, .. }
                 if !patience_ok(patience) =>
             {
                 Err(Error::InvalidConfig("patience must be in (0, 1]"))
             }
-            Browse::Cascade { .. } | Browse::CascadeRelevant { .. } => {
+            Browse::CascadeJudged { .. } | Browse::Cascade { .. } => {
                 Err(Error::InvalidConfig("cascade utility must be in [0, 1]"))
             }
         }
     }
 
-    /// The exposure of 0-based position `i` (for [`Browse::CascadeRelevant`], in the ideal
+    /// The exposure of 0-based position `i` (for [`Browse::Cascade`], in the ideal
     /// ranking of a list of `relevant` relevant items, which sit at the top: `k = min(i,
     /// relevant)`; the other models ignore `relevant`).
     pub fn ideal(self, i: usize, relevant: usize) -> f64 {
         match self {
-            Browse::CascadeRelevant { patience, utility } => {
+            Browse::Cascade { patience, utility } => {
                 pow(patience, i) * pow(1.0 - utility, i.min(relevant))
             }
             _ => self.at(i),
         }
     }
 
-    /// The exposure of 0-based position `i`; for [`Browse::CascadeRelevant`] its
+    /// The exposure of 0-based position `i`; for [`Browse::Cascade`] its
     /// positional part `patience^i` (the relevant stops above are the ranking's:
     /// [`Browse::relevant_stops`]).
     pub fn at(self, i: usize) -> f64 {
         match self {
             Browse::Log(start) => exposure::at(start, i),
-            Browse::Rbp { patience } | Browse::CascadeRelevant { patience, .. } => pow(patience, i),
+            Browse::Rbp { patience } | Browse::Cascade { patience, .. } => pow(patience, i),
             // The evaluator multiplies the two powers; so does this, for the same rounding.
-            Browse::Cascade { patience, utility } => pow(patience, i) * pow(1.0 - utility, i),
+            Browse::CascadeJudged { patience, utility } => pow(patience, i) * pow(1.0 - utility, i),
         }
     }
 
     /// The factor each relevant item puts on every position below it: `1 - utility` for
-    /// [`Browse::CascadeRelevant`], `None` for the positional models.
+    /// [`Browse::Cascade`], `None` for the positional models.
     pub fn relevant_stops(self) -> Option<f64> {
         match self {
-            Browse::CascadeRelevant { utility, .. } => Some(1.0 - utility),
+            Browse::Cascade { utility, .. } => Some(1.0 - utility),
             _ => None,
         }
     }
@@ -143,8 +150,8 @@ impl Browse {
         match self {
             Browse::Log(start) => exposure::at(start, i),
             Browse::Rbp { patience }
-            | Browse::Cascade { patience, .. }
-            | Browse::CascadeRelevant { patience, .. } => pow(patience, i),
+            | Browse::CascadeJudged { patience, .. }
+            | Browse::Cascade { patience, .. } => pow(patience, i),
         }
     }
 
@@ -156,8 +163,9 @@ impl Browse {
         match self {
             Browse::Log(start) => exposure::at(start, i),
             Browse::Rbp { patience } => pow(patience, i),
-            Browse::Cascade { patience, utility }
-            | Browse::CascadeRelevant { patience, utility } => pow(patience * utility, i),
+            Browse::CascadeJudged { patience, utility } | Browse::Cascade { patience, utility } => {
+                pow(patience * utility, i)
+            }
         }
     }
 
@@ -167,8 +175,8 @@ impl Browse {
         match self {
             Browse::Log(start) => (0..n).map(|i| exposure::at(start, i)).sum(),
             Browse::Rbp { patience }
-            | Browse::Cascade { patience, .. }
-            | Browse::CascadeRelevant { patience, .. } => geometric(patience, n),
+            | Browse::CascadeJudged { patience, .. }
+            | Browse::Cascade { patience, .. } => geometric(patience, n),
         }
     }
 
@@ -177,8 +185,9 @@ impl Browse {
         match self {
             Browse::Log(start) => (0..n).map(|i| exposure::at(start, i)).sum(),
             Browse::Rbp { patience } => geometric(patience, n),
-            Browse::Cascade { patience, utility }
-            | Browse::CascadeRelevant { patience, utility } => geometric(patience * utility, n),
+            Browse::CascadeJudged { patience, utility } | Browse::Cascade { patience, utility } => {
+                geometric(patience * utility, n)
+            }
         }
     }
 }
@@ -216,13 +225,23 @@ mod tests {
     fn hand_computed() {
         let rbp = Browse::Rbp { patience: 0.5 };
         assert_eq!([rbp.at(0), rbp.at(1), rbp.at(3)], [1.0, 0.5, 0.125]);
-        let cascade = Browse::OFFICIAL;
+        let judged = Browse::D943B3E;
         assert_eq!(
-            [cascade.at(0), cascade.at(1), cascade.at(2)],
+            [judged.at(0), judged.at(1), judged.at(2)],
             [1.0, 0.25, 0.0625]
         );
-        assert_eq!(cascade.upper(2), 0.25);
-        assert_eq!(cascade.lower(2), 0.0625);
+        assert_eq!(judged.upper(2), 0.25);
+        assert_eq!(judged.lower(2), 0.0625);
+        assert_eq!(judged.relevant_stops(), None);
+        // The published cascade: p^i positionally, times 1 - u per relevant item above.
+        let published = Browse::DEFAULT;
+        assert_eq!([published.at(1), published.at(2)], [0.5, 0.25]);
+        assert_eq!(
+            [published.ideal(2, 1), published.ideal(2, 5)],
+            [0.125, 0.0625]
+        );
+        assert_eq!(published.relevant_stops(), Some(0.5));
+        assert_eq!([published.upper(2), published.lower(2)], [0.25, 0.0625]);
         let log = Browse::Log(RankStart::Zero);
         assert_eq!([log.at(0), log.at(2)], [1.0, 0.5]);
     }
@@ -232,7 +251,7 @@ mod tests {
         for model in [
             Browse::Rbp { patience: 0.3 },
             Browse::Rbp { patience: 1.0 },
-            Browse::Cascade {
+            Browse::CascadeJudged {
                 patience: 0.9,
                 utility: 0.2,
             },
@@ -261,14 +280,14 @@ mod tests {
     fn bad_parameters() {
         for p in [0.0, -0.1, 1.5, f64::NAN, f64::INFINITY] {
             assert!(Browse::Rbp { patience: p }.checked().is_err(), "{p}");
-            let cascade = Browse::Cascade {
+            let cascade = Browse::CascadeJudged {
                 patience: p,
                 utility: 0.5,
             };
             assert!(cascade.checked().is_err(), "{p}");
         }
         for u in [-0.1, 1.1, f64::NAN] {
-            let cascade = Browse::Cascade {
+            let cascade = Browse::CascadeJudged {
                 patience: 0.5,
                 utility: u,
             };

@@ -26,10 +26,15 @@
 //! group with relevant items), and where two groups hold every item the coupled two-group
 //! search of EEL runs instead (exact when it ends).
 //!
+//! # The published cascade
+//!
 //! The cascade as Diaz et al. publish it (the stop counts relevant items above) is not
-//! positional: no bound is given for it (docs/metrics.md says why).
+//! positional, and the count-vector argument above fails for it (docs/metrics.md says
+//! why). Its bound is the trivial one, 0, which is exact at group level with one group in
+//! play ([`published`]).
 
 use super::bound::{self, LowerBound, Shape};
+use super::heapsort::sort_descending_by;
 use super::level::Level;
 use super::MAX_GROUPS;
 
@@ -207,4 +212,48 @@ fn item_level(p: &Problem<'_>, work: &mut [f64], nearest: &mut Nearest<'_>) -> O
         }
         above = t;
     }
+}
+
+/// EE-L's bound under the published cascade: 0, which every cost is at least. Exact at
+/// group level with one group in play: there only that group's relevant items count, and
+/// the `j`-th of them (from 0) at position `i_j >= j` gets `p^(i_j) (1 - u)^j <= (p (1 -
+/// u))^j`, its share of the target (the ideal ranking's); so the group's exposure never
+/// exceeds its target and meets it where the relevant items come first in every session
+/// ([`published_witness`]).
+pub(super) fn published(p: &Problem<'_>) -> LowerBound {
+    LowerBound {
+        value: 0.0,
+        exact: p.level == Level::Group && p.present.count_ones() == 1,
+    }
+}
+
+/// Where [`published`] is exact, rankings that reach it: in every session the relevant
+/// items by utility (so that NDCG is the best too), then the others in index order.
+/// `false`, nothing written, elsewhere.
+pub(super) fn published_witness(p: &Problem<'_>, sessions: usize, out: &mut [u16]) -> bool {
+    let n = p.utility.len();
+    if !published(p).exact || sessions == 0 || out.len() < n * sessions {
+        return false;
+    }
+    let (first, rest) = out[..n * sessions].split_at_mut(n);
+    let relevant = p.utility.iter().filter(|&&y| y > 0.0).count();
+    let (top, bottom) = first.split_at_mut(relevant);
+    let ids = (0..n).map(|i| i as u16);
+    for (slot, i) in top
+        .iter_mut()
+        .zip(ids.clone().filter(|&i| p.utility[usize::from(i)] > 0.0))
+    {
+        *slot = i;
+    }
+    for (slot, i) in bottom
+        .iter_mut()
+        .zip(ids.filter(|&i| p.utility[usize::from(i)] <= 0.0))
+    {
+        *slot = i;
+    }
+    sort_descending_by(top, |&i| p.utility[usize::from(i)]);
+    for block in rest.chunks_exact_mut(n) {
+        block.copy_from_slice(first);
+    }
+    true
 }

@@ -5,9 +5,10 @@
 //! setting (complete judgements, `-c`), at the level of items or of groups (`-g`). This is
 //! the evaluator at `d943b3e`, the first commit whose `trec/expeval.sh` runs `expeval.py -g
 //! -c` (which commit the track ran is not recorded), one consistent snapshot
-//! (`individual.py`, `group.py`, `metrics.py`, `util.py`); docs/metrics.md lists where later
-//! commits of that repository differ. The published cascade, which later commits count,
-//! is [`Browse::CascadeRelevant`].
+//! (`individual.py`, `group.py`, `metrics.py`, `util.py`), under its cascade
+//! ([`Browse::CascadeJudged`]) or, by default, under the published cascade
+//! ([`Browse::Cascade`]) with the targets of the later `exposure.py`; docs/metrics.md lists
+//! where later commits of that repository differ.
 //!
 //! - Target exposure of an item: the relevance levels (the distinct utilities) sorted
 //!   descending; a level of `m` items below `b` items of higher levels gets the mean
@@ -31,6 +32,7 @@ use super::bound::LowerBound;
 use super::browse::Browse;
 use super::ee_bound;
 use super::exposure::{check_finite, check_items, check_len, shape_ok};
+use super::heapsort::sort_descending;
 pub use super::level::Level;
 use super::{Objective, MAX_GROUPS};
 use crate::Error;
@@ -95,11 +97,12 @@ struct Bounds {
 /// let (utility, group) = ([1.0, 0.0], [0, 1]);
 /// let mut scratch = [0.0; 2 * ExpectedExposure::SCRATCH_PER_ITEM];
 /// let mut ee = ExpectedExposure::new(
-///     &utility, &group, Browse::OFFICIAL, Level::Item, Measure::Loss, true, &mut scratch,
+///     &utility, &group, Browse::DEFAULT, Level::Item, Measure::Loss, true, &mut scratch,
 /// )?;
-/// // The merit order itself meets the target exactly; the reverse is the worst case.
+/// // The merit order meets the targets (1 and 0.5 x 0.5) exactly. Reversed, the relevant
+/// // item gets 0.5 (no relevant item above stops the user) and the other 1.
 /// assert_eq!(ee.report(&[0, 1], 1).unwrap().raw.loss, 0.0);
-/// assert_eq!(ee.report(&[1, 0], 1).unwrap().normalised.loss, 1.0);
+/// assert_eq!(ee.report(&[1, 0], 1).unwrap().raw.loss, 0.5 * 0.5 + 0.75 * 0.75);
 /// # Ok::<(), ppg_core::Error>(())
 /// ```
 ///
@@ -387,38 +390,6 @@ fn stopped(stops: Option<f64>, stop: f64, y: f64) -> f64 {
     }
 }
 
-/// Sorts finite values descending by heapsort: a few hundred bytes of code, where core's
-/// `sort_unstable_by` brings sorting networks of about 11 KB into a Cortex-M4 image (the
-/// C firmware image measured 175,012 B with it).
-fn sort_descending(v: &mut [f64]) {
-    // A min-heap: moving its least element to the end, again and again, leaves the slice
-    // descending.
-    fn sift(v: &mut [f64], mut root: usize, end: usize) {
-        loop {
-            let mut child = 2 * root + 1;
-            if child >= end {
-                return;
-            }
-            if child + 1 < end && v[child + 1] < v[child] {
-                child += 1;
-            }
-            if v[child] >= v[root] {
-                return;
-            }
-            v.swap(root, child);
-            root = child;
-        }
-    }
-    let n = v.len();
-    for root in (0..n / 2).rev() {
-        sift(v, root, n);
-    }
-    for end in (1..n).rev() {
-        v.swap(0, end);
-        sift(v, 0, end);
-    }
-}
-
 /// The three numbers over (exposure, target) pairs.
 fn values<'v>(pairs: impl Iterator<Item = (&'v f64, &'v f64)>) -> EeValues {
     let mut v = EeValues {
@@ -464,12 +435,11 @@ impl<S: AsMut<[f64]> + AsRef<[f64]>> Objective for ExpectedExposure<'_, S> {
     /// EE-L's lower bound over `sessions` rankings (`objective/ee_bound.rs`: each group's,
     /// or item's, nearest achievable exposure to its target; exact with one group in play,
     /// and with two groups holding every item when the search ends), divided by the
-    /// evaluator's bound when normalised. `None` for EE-D and EE-R (their costs have no
-    /// bound here) and for the published cascade (not positional).
-    /// `work` lends `n + 1` values.
+    /// evaluator's bound when normalised; under the published cascade, which is not
+    /// positional, 0, exact with one group in play ([`ee_bound::published`]). `None` for
+    /// EE-D and EE-R (their costs have no bound here). `work` lends `n + 1` values.
     fn lower_bound(&self, sessions: usize, work: &mut [f64]) -> Option<LowerBound> {
-        // The published cascade is not positional: no bound (docs/metrics.md).
-        if self.measure != Measure::Loss || sessions == 0 || self.stops.is_some() {
+        if self.measure != Measure::Loss || sessions == 0 {
             return None;
         }
         if self.normalised && self.bounds.loss == 0.0 {
@@ -479,6 +449,9 @@ impl<S: AsMut<[f64]> + AsRef<[f64]>> Objective for ExpectedExposure<'_, S> {
                 exact: true,
             });
         }
+        if self.stops.is_some() {
+            return Some(ee_bound::published(&self.problem()));
+        }
         let mut bound = ee_bound::loss(&self.problem(), sessions, work);
         if self.normalised {
             bound.value /= self.bounds.loss;
@@ -487,8 +460,9 @@ impl<S: AsMut<[f64]> + AsRef<[f64]>> Objective for ExpectedExposure<'_, S> {
     }
 
     /// The bound, and where it is exact with one group holding the relevant items, the
-    /// rankings that reach it (`ee_bound::one_group_witness`): at 4 sessions on TREC
-    /// 2020, 13 such queries trained to their patience above an optimum of 0.
+    /// rankings that reach it (`ee_bound::one_group_witness`, `ee_bound::published_witness`):
+    /// at 4 sessions on TREC 2020, 13 such queries trained to their patience above an
+    /// optimum of 0.
     fn optimum(
         &self,
         sessions: usize,
@@ -499,7 +473,11 @@ impl<S: AsMut<[f64]> + AsRef<[f64]>> Objective for ExpectedExposure<'_, S> {
         if !bound.exact || self.normalised && self.bounds.loss == 0.0 {
             return Some((bound, false));
         }
-        let found = ee_bound::one_group_witness(&self.problem(), sessions, work, out);
+        let found = if self.stops.is_some() {
+            ee_bound::published_witness(&self.problem(), sessions, out)
+        } else {
+            ee_bound::one_group_witness(&self.problem(), sessions, work, out)
+        };
         Some((bound, found))
     }
 }
@@ -626,20 +604,6 @@ mod tests {
     }
 
     #[test]
-    fn heapsort_sorts_descending() {
-        let mut rng = crate::Rng::new(5);
-        for n in 0..40 {
-            let mut v: [f64; 40] = core::array::from_fn(|_| (rng.unit_f64() * 5.0).floor());
-            let v = &mut v[..n];
-            let mut want = [0.0; 40];
-            want[..n].copy_from_slice(v);
-            want[..n].sort_unstable_by(|a, b| b.total_cmp(a));
-            sort_descending(v);
-            assert_eq!(v, &want[..n]);
-        }
-    }
-
-    #[test]
     fn errors() {
         let mut scratch = [0.0; 12];
         let u = [1.0, 0.0, 1.0];
@@ -650,11 +614,11 @@ mod tests {
         for browse in [
             Browse::Rbp { patience: 0.0 },
             Browse::Rbp { patience: f64::NAN },
-            Browse::Cascade {
+            Browse::CascadeJudged {
                 patience: 1.5,
                 utility: 0.5,
             },
-            Browse::Cascade {
+            Browse::CascadeJudged {
                 patience: 0.5,
                 utility: -0.5,
             },

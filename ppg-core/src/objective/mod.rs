@@ -20,6 +20,7 @@ mod ee_bound;
 mod eel;
 mod expected_exposure;
 pub mod exposure;
+mod heapsort;
 mod lattice;
 mod level;
 mod mix;

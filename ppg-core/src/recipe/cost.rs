@@ -18,8 +18,8 @@ pub enum Metric {
     /// Expected exposure loss.
     Eel,
     /// Expected exposure as TREC Fair Ranking 2020 scored it: by default EE-L normalised
-    /// per query, under a browsing model (official: group level, cascade, patience 0.5);
-    /// [`CostSpec::ee`] chooses EE-D or EE-R, raw or normalised.
+    /// per query, under a browsing model (by default: group level, the published cascade,
+    /// patience 0.5); [`CostSpec::ee`] chooses EE-D or EE-R, raw or normalised.
     Ee,
     /// AWRF x NDCG as TREC Fair Ranking 2021 scored a ranking (the target: the relevant
     /// items' group distribution averaged with the uniform one over the attribute's groups,
@@ -97,7 +97,7 @@ pub struct CostSpec {
     pub levels: u32,
     /// `(weight, k)` of an NDCG@k term.
     pub ndcg: Option<(f64, usize)>,
-    /// The browsing model of [`Metric::Ee`] ([`Browse::OFFICIAL`]: the cascade, 0.5).
+    /// The browsing model of [`Metric::Ee`] ([`Browse::DEFAULT`]: the published cascade, 0.5).
     pub browse: Browse,
     /// The level of [`Metric::Ee`] ([`Level::Group`] officially).
     pub level: Level,
@@ -125,7 +125,7 @@ impl CostSpec {
             metric,
             levels,
             ndcg,
-            browse: Browse::OFFICIAL,
+            browse: Browse::DEFAULT,
             level: Level::Group,
             ee: EeScore::OFFICIAL,
             awrf_groups: None,

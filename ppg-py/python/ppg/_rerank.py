@@ -73,7 +73,7 @@ def rerank(
     --metric ee``): the number ``ee_measure`` (``"loss"``, EE-L, the default;
     ``"disparity"``, EE-D; ``"relevance"``, EE-R, minimised as its distance below its
     upper bound), normalised per query unless ``ee_raw``, under the browsing model
-    ``browse`` (``"cascade"``, ``"rbp"``, ``"log"``, ``"cascade-relevant"``; ``browse_patience``,
+    ``browse`` (``"cascade"``, ``"rbp"``, ``"log"``, ``"cascade-judged"``; ``browse_patience``,
     ``cascade_utility``) at ``ee_level`` (``"group"`` or ``"item"``). ``"awrf"`` is
     ``1 - AWRF x NDCG`` as TREC 2021 scored a ranking, its population uniform over
     ``awrf_groups`` groups (default: the ids ``0..=max(groups)``, as

@@ -289,13 +289,13 @@ def expected_exposure(
     normalised: bool = True,
     rank_start: str = "one",
 ) -> "dict[str, float]":
-    """Expected exposure as diazf/expeval scores a re-ranking (TREC Fair Ranking 2020:
-    ``browse="cascade"``, patience 0.5, ``level="group"``, normalised): ``{"loss": EE-L,
+    """Expected exposure as diazf/expeval scores a re-ranking (TREC Fair Ranking 2020's
+    settings: patience 0.5, ``level="group"``, normalised): ``{"loss": EE-L,
     "disparity": EE-D, "relevance": EE-R}``, raw or normalised per query. ``browse`` is
-    "cascade" (the evaluator's gerr at d943b3e: every judged item counts toward the stop),
-    "cascade-relevant" (the published cascade: only relevant items do), "rbp" or "log" (the
-    paper's discount, from ``rank_start``). At group level only items with utility > 0 count, and at least one is
-    needed."""
+    "cascade" (the published cascade, the default: only relevant items count toward the
+    stop), "cascade-judged" (the evaluator's gerr at d943b3e: every judged item does; ppg's
+    published TREC figures), "rbp" or "log" (the paper's discount, from ``rank_start``).
+    At group level only items with utility > 0 count, and at least one is needed."""
     u, g = _inputs(utility, groups, _ppg.MAX_GROUPS, f"expected exposure takes at most {_ppg.MAX_GROUPS} groups")
     if browse not in _ppg.BROWSE_NAMES:
         raise ValueError(f"browse: {browse!r} is none of {', '.join(map(repr, _ppg.BROWSE_NAMES))}")

@@ -264,10 +264,11 @@ def ExpectedExposure(
     level: str = "group",
     normalised: bool = True,
 ) -> Any:
-    """:func:`ppg.metrics.expected_exposure`'s ``measure`` (``"loss"``: EE-L as TREC 2020
-    scored it, ``"disparity"``, ``"relevance"``) as an ir_measures measure, named
-    ``EE-L``, ``EE-D`` or ``EE-R`` with the parameters that differ from TREC 2020's. A
-    query without a relevant document has no group-level value and is left out."""
+    """:func:`ppg.metrics.expected_exposure`'s ``measure`` (``"loss"``: EE-L in TREC 2020's
+    settings under the published cascade, ``browse="cascade-judged"`` for d943b3e's;
+    ``"disparity"``, ``"relevance"``) as an ir_measures measure, named ``EE-L``, ``EE-D``
+    or ``EE-R`` with the parameters that differ from the defaults. A query without a
+    relevant document has no group-level value and is left out."""
     if measure not in ("loss", "disparity", "relevance"):
         raise ValueError(f"measure: {measure!r} is none of 'loss', 'disparity', 'relevance'")
     differs = {

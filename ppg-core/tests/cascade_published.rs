@@ -1,4 +1,4 @@
-//! The published cascade (`Browse::CascadeRelevant`) against a plain implementation of
+//! The published cascade (`Browse::Cascade`) against a plain implementation of
 //! its definition as the later commits of `diazf/expeval` write it (`exposure.py` at
 //! 4b9d7e9: `expected` and `target`, with the target's undefined `g` read as the level's
 //! `grade`, which is what its comment and the relevant count of `expected` say).
@@ -53,7 +53,7 @@ fn target(utility: &[f64], p: f64, u: f64) -> Vec<f64> {
 #[test]
 fn published_cascade_against_its_definition() {
     let mut rng = Rng::new(42);
-    let mut compared = 0;
+    let (mut compared, mut witnessed) = (0, 0);
     for case in 0..200 {
         let n = 2 + case % 9;
         let utility: Vec<f64> = (0..n)
@@ -79,7 +79,7 @@ fn published_cascade_against_its_definition() {
         }
         let e = expected(&ranking, n, &relevant, p, u);
         let t = target(&utility, p, u);
-        let browse = Browse::CascadeRelevant {
+        let browse = Browse::Cascade {
             patience: p,
             utility: u,
         };
@@ -117,15 +117,34 @@ fn published_cascade_against_its_definition() {
             assert!((r.loss - loss).abs() < 1e-12, "{} {loss}: {what}", r.loss);
             assert!((r.disparity - disparity).abs() < 1e-12, "{what}");
             assert!((r.relevance - relevance).abs() < 1e-12, "{what}");
-            // Not positional: no bound.
-            assert_eq!(
-                metric.lower_bound(sessions, &mut vec![0.0; n + 1]),
-                None::<LowerBound>
-            );
+            // Not positional: the bound is 0, exact with one group in play, where the
+            // relevant items first in every session reach it.
+            let one_group = level == Level::Group && tt.len() == 1;
+            let mut work = vec![0.0; 4 * n + 4];
+            let mut out = vec![0u16; n * sessions];
+            let (bound, found) = metric.optimum(sessions, &mut work, &mut out).unwrap();
+            let want = LowerBound {
+                value: 0.0,
+                exact: one_group,
+            };
+            assert_eq!((bound, found), (want, one_group), "{what}");
+            if one_group {
+                witnessed += 1;
+                assert!(metric.cost(&out, sessions) <= 1e-15, "{out:?}: {what}");
+                let relevant_count = relevant.iter().filter(|&&r| r).count();
+                for block in out.chunks(n) {
+                    let top = &block[..relevant_count];
+                    assert!(top.iter().all(|&i| relevant[usize::from(i)]), "{out:?}");
+                    let grades: Vec<f64> = top.iter().map(|&i| utility[usize::from(i)]).collect();
+                    assert!(grades.windows(2).all(|w| w[0] >= w[1]), "{out:?}");
+                }
+            }
             compared += 1;
         }
     }
     assert_eq!(compared, 400);
+    // These seeds: 27 cases with one group in play.
+    assert!(witnessed >= 20, "{witnessed}");
 }
 
 /// Where every item is relevant the two cascades agree (each judged item is relevant);
@@ -148,11 +167,11 @@ fn the_two_cascades_agree_only_without_non_relevant_items() {
         .unwrap();
         m.report(&[1, 0, 2], 1).unwrap().raw.disparity
     };
-    let judged = Browse::Cascade {
+    let judged = Browse::CascadeJudged {
         patience: p,
         utility: u,
     };
-    let published = Browse::CascadeRelevant {
+    let published = Browse::Cascade {
         patience: p,
         utility: u,
     };
