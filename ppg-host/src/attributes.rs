@@ -387,6 +387,7 @@ pub struct Scratch {
     value: Vec<f64>,
     item: Vec<u32>,
     cells: Vec<f64>,
+    memo: Vec<f64>,
 }
 
 /// The metric of `q`'s list with `utility`, `discount` the attention table, in `scratch`.
@@ -402,17 +403,20 @@ pub fn metric<'a>(
     let n = utility.len();
     let c = Awrf2022::contributions(&q.attributes(), n)?;
     let k = q.levels.len();
-    scratch.key.resize(c * k, 0);
-    scratch.cell.resize(c, 0);
-    scratch.value.resize(c, 0.0);
-    scratch.item.resize(n + 1, 0);
-    scratch.cells.resize(4 * c + n, 0.0);
+    let [key, cell, value, item, cells, memo] = Work2022::lengths(c, n, k);
+    scratch.key.resize(key, 0);
+    scratch.cell.resize(cell, 0);
+    scratch.value.resize(value, 0.0);
+    scratch.item.resize(item, 0);
+    scratch.cells.resize(cells, 0.0);
+    scratch.memo.resize(memo, 0.0);
     let work = Work2022 {
         key: &mut scratch.key,
         cell: &mut scratch.cell,
         value: &mut scratch.value,
         item: &mut scratch.item,
         cells: &mut scratch.cells,
+        memo: &mut scratch.memo,
     };
     Awrf2022::new(
         utility,
