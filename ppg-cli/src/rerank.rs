@@ -97,7 +97,6 @@ pub fn run(args: &RerankArgs) -> Result<()> {
     }
     // Tables for the longest list the engine takes: a query reads its first n entries,
     // so results do not depend on which other queries the file holds.
-    let attributes = attribute_spec(args, spec.cost.metric)?;
     let reranker = Reranker::new(spec, ppg_core::MAX_ITEMS);
     let mut reader = Reader::new(streams::open_input(&args.input)?, max_groups, why, longest)
         .map_err(located)?;
@@ -160,17 +159,7 @@ pub fn run(args: &RerankArgs) -> Result<()> {
         read,
         pipeline::WINDOW_PER_THREAD * threads,
         &pool,
-        |task| {
-            done(
-                task,
-                &path,
-                &reranker,
-                attributes.as_ref(),
-                &budget,
-                args,
-                reporting,
-            )
-        },
+        |task| done(task, &path, &reranker, &budget, args, reporting),
         |task, done| {
             let (q, r) = (&task.query, &done.reranked);
             if args.verbose && r.is_undefined() {
@@ -304,13 +293,7 @@ fn task(c: &Checks, index: usize, mut query: Query, groups: &[String]) -> Result
 /// Re-ranks one query ([`Reranker::rerank_alone`]) once the budget holds its engine.
 /// A cost that is not finite for some ranking is a property of the query's utilities:
 /// bad input at the query's lines.
-fn rerank_one(
-    task: &Task,
-    path: &str,
-    reranker: &Reranker,
-    attributes: Option<&AttributeSpec>,
-    budget: &Budget,
-) -> Result<Reranked> {
+fn rerank_one(task: &Task, path: &str, reranker: &Reranker, budget: &Budget) -> Result<Reranked> {
     let q = &task.query;
     let rows = Rows {
         score: &q.score,
@@ -323,12 +306,11 @@ fn rerank_one(
         permit
     });
     let seed = reranker.seed(task.index);
-    match attributes {
-        Some(a) => {
-            let items: Vec<&str> = q.items.iter().map(String::as_str).collect();
-            ppg_host::attributes::rerank_alone(reranker, a, &rows, &items, seed)
-        }
-        None => reranker.rerank_alone(&rows, seed),
+    if reranker.spec().attributes.is_some() {
+        let items: Vec<&str> = q.items.iter().map(String::as_str).collect();
+        ppg_host::rerank_attributes::rerank_alone(reranker, &rows, &items, seed)
+    } else {
+        reranker.rerank_alone(&rows, seed)
     }
     .map_err(|e| match e {
         Failure::Exact(e) => Error::Failed(format!("query \"{}\": {e}", q.qid)),
@@ -368,12 +350,11 @@ fn done(
     task: &Task,
     path: &str,
     reranker: &Reranker,
-    attributes: Option<&AttributeSpec>,
     budget: &Budget,
     args: &RerankArgs,
     report: bool,
 ) -> Result<Done> {
-    let r = rerank_one(task, path, reranker, attributes, budget)?;
+    let r = rerank_one(task, path, reranker, budget)?;
     let q = &task.query;
     let mut rows = Vec::with_capacity(args.sessions * q.len() * (q.qid.len() + 16));
     write_query(&mut rows, q, &r, args);
@@ -510,9 +491,13 @@ fn spec(args: &RerankArgs) -> Result<RerankSpec> {
             RerankMethodArg::Exact => Method::Exact,
         },
         rank_start: rank_start(args.rank_start),
+        attributes: None,
     };
     check_method(&spec)?;
-    Ok(spec)
+    Ok(RerankSpec {
+        attributes: attribute_spec(args, spec.cost.metric)?.map(std::sync::Arc::new),
+        ..spec
+    })
 }
 
 /// TREC 2022's AWRF's side data (`--attributes` and the flags beside it), read once;

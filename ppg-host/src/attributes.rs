@@ -1,8 +1,9 @@
 //! TREC 2022's AWRF from the host's side: the per-item attribute table (side data, not a
 //! column of the rerank input), the per-attribute [`Unknown`] policy and the target, read
 //! once per request ([`AttributeSpec`]); each query's rows laid out in the arrays the
-//! core's [`Awrf2022`] borrows ([`QueryAttributes`]); and one query re-ranked under it
-//! ([`rerank`]).
+//! core's [`Awrf2022`] borrows ([`QueryAttributes`]). A request carries its spec in
+//! [`crate::rerank_query::RerankSpec::attributes`]; one query is re-ranked under it by
+//! [`crate::rerank_attributes`].
 //!
 //! The table is long: `item attribute level weight` per line, whitespace-separated,
 //! `#` comments and blank lines skipped. A level named [`UNKNOWN`] is unknown mass; an
@@ -10,7 +11,7 @@
 //! listed at all has no alignment and is dropped with its attention, as TREC 2022's
 //! `qr_awrf` dropped pages it had no alignment for.
 //!
-//! The file is about 510 lines: the files' readers, the spec they make and the query's
+//! The file is about 420 lines: the files' readers, the spec they make and the query's
 //! rows built from it are one format, read together; its tests are
 //! `ppg-host/tests/attributes.rs`.
 
@@ -20,9 +21,6 @@ use std::io::BufRead;
 pub use ppg_core::objective::awrf2022::Unknown;
 use ppg_core::objective::awrf2022::{unknown_row, Attributes, Awrf2022, Target2022, Work2022};
 use ppg_core::objective::AwrfCost;
-use ppg_core::{Objective, Ppg};
-
-use crate::rerank_query::{Failure, RerankSpec, Reranked};
 
 /// TREC 2022's name of the unknown level.
 pub const UNKNOWN: &str = "@UNKNOWN";
@@ -426,92 +424,4 @@ pub fn metric<'a>(
         work,
         AwrfCost::Product,
     )
-}
-
-/// Re-ranks one query under TREC 2022's AWRF x NDCG: the starting ranking by `score`,
-/// the recipe's trainer on `engine` (no group constraint: the metric has no groups), the
-/// best ranking found. `items` names the rows for the attribute table.
-///
-/// # Errors
-/// The core's refusals, as a message.
-#[allow(clippy::too_many_arguments)]
-pub fn rerank(
-    engine: &mut Ppg,
-    spec: &RerankSpec,
-    attributes: &AttributeSpec,
-    discount: &[f64],
-    score: &[f64],
-    utility: &[f64],
-    items: &[&str],
-    seed: u64,
-) -> Result<Reranked, String> {
-    let n = score.len();
-    let sessions = spec.sessions;
-    let order = crate::optimise::ranking_by(score);
-    let utility_s = crate::optimise::permute(utility, &order);
-    let items_s = crate::optimise::permute(items, &order);
-    let q = QueryAttributes::build(attributes, &items_s)?;
-    let mut scratch = Scratch::default();
-    let mut cost = metric(&q, &utility_s, discount, &mut scratch).map_err(|e| e.to_string())?;
-    let err = |e: ppg_core::Error| e.to_string();
-    engine.reseed(seed);
-    engine
-        .start(n, sessions, spec.recipe.initial_weight)
-        .map_err(err)?;
-    let before = cost.cost(engine.reference(), sessions);
-    engine.train(&mut cost, &spec.recipe.train).map_err(err)?;
-    let best = match engine.best() {
-        Some((best, c)) if c < before => best.to_vec(),
-        _ => engine.reference().to_vec(),
-    };
-    let after = cost.cost(&best, sessions);
-    Ok(Reranked {
-        rankings: crate::optimise::to_items(&best, &order),
-        before,
-        after,
-        bound: None,
-        certified: false,
-    })
-}
-
-/// [`rerank`] on an engine of its own, as [`crate::rerank_query::Reranker::rerank_alone`]
-/// does for the other metrics: a query of one item, or without a relevant item, passed
-/// through. `items` names `rows`' items in the attribute table.
-///
-/// # Errors
-/// As `rerank_alone`; the metric's refusals come as [`Failure::Exact`]'s message (a new
-/// kind of failure would change every front end's match).
-pub fn rerank_alone(
-    reranker: &crate::rerank_query::Reranker,
-    attributes: &AttributeSpec,
-    rows: &crate::rerank_query::Rows,
-    items: &[&str],
-    seed: u64,
-) -> Result<Reranked, Failure> {
-    let spec = reranker.spec();
-    let n = rows.score.len();
-    if n == 1 {
-        return Ok(crate::rerank_query::passed_through(spec.sessions));
-    }
-    if !spec.cost.defined(rows.utility) {
-        return Ok(crate::rerank_query::undefined(rows.score, spec.sessions));
-    }
-    let bytes = reranker.engine_bytes(n);
-    let mut mem = Vec::new();
-    mem.try_reserve_exact(bytes)
-        .map_err(|error| Failure::Allocation { bytes, error })?;
-    mem.resize(bytes, 0);
-    let mut engine = Ppg::new(&mut mem, reranker.dims(n), spec.seed).map_err(Failure::Engine)?;
-    let attention = &reranker.tables().attention;
-    rerank(
-        &mut engine,
-        spec,
-        attributes,
-        attention,
-        rows.score,
-        rows.utility,
-        items,
-        seed,
-    )
-    .map_err(Failure::Exact)
 }

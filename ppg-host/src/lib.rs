@@ -52,6 +52,7 @@ pub mod pipeline;
 pub mod progress;
 pub mod quote;
 pub mod records;
+pub mod rerank_attributes;
 pub mod rerank_input;
 pub mod rerank_query;
 pub mod scratch;

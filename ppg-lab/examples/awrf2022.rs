@@ -11,6 +11,7 @@
 //! re-ranking; the sizes default to 20, 50 and 100.
 
 use std::io::Cursor;
+use std::sync::Arc;
 use std::time::Instant;
 
 use ppg_core::objective::RankStart;
@@ -72,12 +73,13 @@ fn main() {
         seed,
         method: Method::Ppg,
         rank_start: RankStart::One,
+        attributes: None,
     };
     let old_spec = RerankSpec {
         cost: CostSpec::new(Metric::Awrf, 5, None),
         ..spec.clone()
     };
-    let reranker = Reranker::new(spec, 100);
+    let reranker = Reranker::new(spec.clone(), 100);
     let old_reranker = Reranker::new(old_spec, 100);
     let (mut r2022, mut r2021) = (0.0, 0.0);
     let attention = reranker.tables().attention.clone();
@@ -97,7 +99,8 @@ fn main() {
                 })
                 .collect();
             let policy = vec![Unknown::Level; table.names.len()];
-            let spec = AttributeSpec::new(table, policy, TargetSpec::Trec(bg)).expect("spec");
+            let spec =
+                Arc::new(AttributeSpec::new(table, policy, TargetSpec::Trec(bg)).expect("spec"));
             let items: Vec<&str> = q.items.iter().map(String::as_str).collect();
             // The cost of one evaluation, against TREC 2021's on the same list (groups: the
             // first attribute's levels, as hard groups).
@@ -125,9 +128,18 @@ fn main() {
                 utility: &q.utility,
                 group: &group,
             };
+            // The query's own attributes ride in the request, as `--attributes` does.
+            let own = Reranker::new(
+                RerankSpec {
+                    attributes: Some(spec),
+                    ..reranker.spec().clone()
+                },
+                n,
+            );
             let start = Instant::now();
-            let r = attributes::rerank_alone(&reranker, &spec, &rows, &items, reranker.seed(qi))
-                .expect("rerank");
+            let r =
+                ppg_host::rerank_attributes::rerank_alone(&own, &rows, &items, reranker.seed(qi))
+                    .expect("rerank");
             r2022 += start.elapsed().as_secs_f64();
             let start = Instant::now();
             old_reranker

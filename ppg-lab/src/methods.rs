@@ -372,6 +372,7 @@ pub fn certified(
         method: ppg_host::rerank_query::Method::Ppg,
         // The protocol's, as `setup.tables` are laid out.
         rank_start: ppg_core::objective::RankStart::One,
+        attributes: None,
     };
     let reranked = if method.kind == Kind::Exact {
         rerank_query::exact(&request, setup.tables, &rows)?

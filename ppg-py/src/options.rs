@@ -170,6 +170,7 @@ impl Options {
             seed,
             method: Method::Ppg,
             rank_start,
+            attributes: None,
         }))
     }
 
