@@ -19,7 +19,7 @@ use crate::cli::{
 };
 use crate::destination;
 use crate::streams::{self, Output};
-use ppg_host::attributes::{AttributeSpec, AttributeTable, LineError, TargetSpec, Unknown};
+use ppg_host::attributes::{read_spec, AttributeSpec, SpecInput};
 use ppg_host::budget::{self, Budget};
 use ppg_host::cost::{CostSpec, Metric};
 use ppg_host::error::{Error, Result};
@@ -522,46 +522,34 @@ fn attribute_spec(args: &RerankArgs, metric: Metric) -> Result<Option<AttributeS
             "--metric awrf2022 needs --attributes FILE".into(),
         ));
     };
-    let at = |flag: &str, p: &std::path::Path, (line, message): LineError| {
-        Error::input(&p.display().to_string(), line, format!("{flag}: {message}"))
-    };
     let open =
         |p: &std::path::Path| -> Result<_> { Ok(std::io::BufReader::new(streams::open_input(p)?)) };
-    let mut table = AttributeTable::read(open(path)?).map_err(|e| at("--attributes", path, e))?;
-    let target = match (&args.attribute_background, &args.attribute_target) {
-        (_, Some(p)) => TargetSpec::Marginals(
-            table
-                .read_per_attribute(open(p)?, true)
-                .map_err(|e| at("--attribute-target", p, e))?,
-        ),
-        (Some(p), None) => TargetSpec::Trec(
-            table
-                .read_per_attribute(open(p)?, false)
-                .map_err(|e| at("--attribute-background", p, e))?,
-        ),
-        (None, None) => TargetSpec::Trec(Vec::new()),
-    };
-    let mut policy = vec![Unknown::Level; table.names.len()];
+    let mut unknown = Vec::new();
     for given in &args.attribute_unknown {
-        let bad = |why: &str| Error::Usage(format!("--attribute-unknown {given:?}: {why}"));
-        let (name, p) = given
-            .split_once('=')
-            .ok_or_else(|| bad("expected NAME=level|drop|uniform"))?;
-        let a = table
-            .names
-            .iter()
-            .position(|n| n == name)
-            .ok_or_else(|| bad("no such attribute in --attributes"))?;
-        policy[a] = match p {
-            "level" => Unknown::Level,
-            "drop" => Unknown::Drop,
-            "uniform" => Unknown::Uniform,
-            _ => return Err(bad("the policy is level, drop or uniform")),
-        };
+        let (name, p) = given.split_once('=').ok_or_else(|| {
+            Error::Usage(format!(
+                "--attribute-unknown {given:?}: expected NAME=level|drop|uniform"
+            ))
+        })?;
+        unknown.push((name.to_owned(), p.to_owned()));
     }
-    AttributeSpec::new(table, policy, target)
+    let background = args.attribute_background.as_deref().map(open).transpose()?;
+    let target = args.attribute_target.as_deref().map(open).transpose()?;
+    read_spec(open(path)?, background, target, &unknown)
         .map(Some)
-        .map_err(|m| Error::Usage(format!("--metric awrf2022's target: {m}")))
+        .map_err(|(input, (line, message))| {
+            let file = |flag: &str, p: &Option<std::path::PathBuf>| {
+                let p = p.as_deref().unwrap_or(path);
+                Error::input(&p.display().to_string(), line, format!("{flag}: {message}"))
+            };
+            match input {
+                SpecInput::Table => file("--attributes", &args.attributes),
+                SpecInput::Background => file("--attribute-background", &args.attribute_background),
+                SpecInput::Target => file("--attribute-target", &args.attribute_target),
+                SpecInput::Unknown => Error::Usage(format!("--attribute-unknown {message}")),
+                SpecInput::Spec => Error::Usage(format!("--metric awrf2022's target: {message}")),
+            }
+        })
 }
 
 fn rank_start(arg: RankStartArg) -> RankStart {

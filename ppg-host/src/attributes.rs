@@ -284,6 +284,78 @@ impl AttributeSpec {
     }
 }
 
+/// Which input of a request's attribute spec an error is in ([`read_spec`]), for each
+/// front end to name as it names that input (a flag and its file, an argument).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SpecInput {
+    /// The items' table (`--attributes`).
+    Table,
+    /// The backgrounds (`--attribute-background`).
+    Background,
+    /// The given marginals (`--attribute-target`).
+    Target,
+    /// An unknown policy (`--attribute-unknown`).
+    Unknown,
+    /// The target as a whole, once read.
+    Spec,
+}
+
+/// The unknown policy named `name`: "level", "drop" or "uniform".
+pub fn policy(name: &str) -> Option<Unknown> {
+    match name {
+        "level" => Some(Unknown::Level),
+        "drop" => Some(Unknown::Drop),
+        "uniform" => Some(Unknown::Uniform),
+        _ => None,
+    }
+}
+
+/// A request's attribute spec from its inputs, as every front end reads them: the long
+/// table, at most one of a background and a given target (`attribute level weight`
+/// lines; neither: TREC's target without backgrounds), and `(attribute, policy)` pairs
+/// (the others [`Unknown::Level`]).
+///
+/// # Errors
+/// The input at fault and its line (0: the input as a whole) with why.
+pub fn read_spec(
+    table: impl BufRead,
+    background: Option<impl BufRead>,
+    target: Option<impl BufRead>,
+    unknown: &[(String, String)],
+) -> Result<AttributeSpec, (SpecInput, LineError)> {
+    let mut table = AttributeTable::read(table).map_err(|e| (SpecInput::Table, e))?;
+    let target = match (background, target) {
+        (Some(_), Some(_)) => {
+            return Err((
+                SpecInput::Target,
+                (0, "give a background or a target, not both".into()),
+            ))
+        }
+        (_, Some(t)) => TargetSpec::Marginals(
+            table
+                .read_per_attribute(t, true)
+                .map_err(|e| (SpecInput::Target, e))?,
+        ),
+        (Some(b), None) => TargetSpec::Trec(
+            table
+                .read_per_attribute(b, false)
+                .map_err(|e| (SpecInput::Background, e))?,
+        ),
+        (None, None) => TargetSpec::Trec(Vec::new()),
+    };
+    let mut policies = vec![Unknown::Level; table.names.len()];
+    for (name, p) in unknown {
+        let bad = |why: &str| (SpecInput::Unknown, (0, format!("{name:?}: {why}")));
+        let a = table
+            .names
+            .iter()
+            .position(|n| n == name)
+            .ok_or_else(|| bad("no such attribute in the table"))?;
+        policies[a] = policy(p).ok_or_else(|| bad("the policy is level, drop or uniform"))?;
+    }
+    AttributeSpec::new(table, policies, target).map_err(|m| (SpecInput::Spec, (0, m)))
+}
+
 /// One query's rows (in the order of the items given), and the target's ranges, owned.
 #[derive(Debug, Clone, PartialEq)]
 pub struct QueryAttributes {
@@ -424,4 +496,33 @@ pub fn metric<'a>(
         work,
         AwrfCost::Product,
     )
+}
+
+/// TREC 2022's AWRF, NDCG and their product of `ranking` (`sessions` blocks of the ids
+/// `0..n`) over the list of `items` (named in `spec`'s table) with `utility`, at TREC's
+/// attention `1 / log2(max(r, 2))`: what `ppg.metrics.awrf2022` returns.
+///
+/// # Errors
+/// Why: the rows' or the core's refusal, a malformed ranking.
+pub fn score(
+    spec: &AttributeSpec,
+    items: &[&str],
+    utility: &[f64],
+    ranking: &[u16],
+    sessions: usize,
+) -> Result<ppg_core::objective::AwrfReport, String> {
+    if items.len() != utility.len() {
+        return Err(format!(
+            "{} items for {} utilities",
+            items.len(),
+            utility.len()
+        ));
+    }
+    let q = QueryAttributes::build(spec, items)?;
+    let mut discount = vec![0.0; utility.len()];
+    ppg_core::objective::Awrf::discount(&mut discount);
+    let mut scratch = Scratch::default();
+    let mut m = metric(&q, utility, &discount, &mut scratch).map_err(|e| e.to_string())?;
+    m.report(ranking, sessions)
+        .ok_or_else(|| format!("expected {sessions} rankings of the ids 0..{}", utility.len()))
 }

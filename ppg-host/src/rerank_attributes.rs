@@ -70,23 +70,44 @@ pub fn rerank_alone(
     items: &[&str],
     seed: u64,
 ) -> Result<Reranked, Failure> {
-    let spec = reranker.spec();
     let n = rows.score.len();
-    if n == 1 {
-        return Ok(crate::rerank_query::passed_through(spec.sessions));
-    }
-    if !spec.cost.defined(rows.utility) {
-        return Ok(crate::rerank_query::undefined(rows.score, spec.sessions));
+    if !reranker.needs_engine(rows) {
+        return rerank_on(None, reranker, rows, items, seed);
     }
     let bytes = reranker.engine_bytes(n);
     let mut mem = Vec::new();
     mem.try_reserve_exact(bytes)
         .map_err(|error| Failure::Allocation { bytes, error })?;
     mem.resize(bytes, 0);
-    let mut engine = Ppg::new(&mut mem, reranker.dims(n), spec.seed).map_err(Failure::Engine)?;
+    let mut engine =
+        Ppg::new(&mut mem, reranker.dims(n), reranker.spec().seed).map_err(Failure::Engine)?;
+    rerank_on(Some(&mut engine), reranker, rows, items, seed)
+}
+
+/// [`rerank_alone`] on a caller's `engine` (laid out for at least this query's length;
+/// `None` where the query needs none: [`crate::rerank_query::Reranker::needs_engine`]),
+/// as the Python package's workers re-rank many queries on one engine each.
+///
+/// # Errors
+/// As [`rerank_alone`]; [`Failure::Exact`] for a query that needs an engine and got none.
+pub fn rerank_on(
+    engine: Option<&mut Ppg>,
+    reranker: &crate::rerank_query::Reranker,
+    rows: &crate::rerank_query::Rows,
+    items: &[&str],
+    seed: u64,
+) -> Result<Reranked, Failure> {
+    let spec = reranker.spec();
+    if rows.score.len() == 1 {
+        return Ok(crate::rerank_query::passed_through(spec.sessions));
+    }
+    if !spec.cost.defined(rows.utility) {
+        return Ok(crate::rerank_query::undefined(rows.score, spec.sessions));
+    }
+    let engine = engine.ok_or_else(|| Failure::Exact("no engine for the query".into()))?;
     let attention = &reranker.tables().attention;
     rerank(
-        &mut engine,
+        engine,
         spec,
         attention,
         rows.score,
