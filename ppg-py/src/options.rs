@@ -82,6 +82,7 @@ pub fn fairness(name: &str, argument: &str) -> PyResult<Metric> {
         "dtr" => Ok(Metric::Dtr),
         "ee" => Ok(Metric::Ee),
         "awrf" => Ok(Metric::Awrf),
+        "awrf2022" => Ok(Metric::Awrf2022),
         other => Err(bad(
             argument,
             format!("unknown metric {other:?} (expected \"eel\", \"dtr\", \"ee\" or \"awrf\")"),
@@ -105,12 +106,15 @@ impl Options {
                 if self.ndcg_k == 0 {
                     return Err(bad("ndcg_k", "must be at least 1"));
                 }
+                if self.mix_fairness == "awrf2022" {
+                    return Err(bad("mix_fairness", "\"awrf2022\" is AWRF x NDCG already"));
+                }
                 (
                     fairness(&self.mix_fairness, "mix_fairness")?,
                     Some((self.mix_weight, self.ndcg_k)),
                 )
             }
-            "eel" | "dtr" | "ee" | "awrf" => (fairness(&self.metric, "metric")?, None),
+            "eel" | "dtr" | "ee" | "awrf" | "awrf2022" => (fairness(&self.metric, "metric")?, None),
             other => {
                 return Err(bad(
                     "metric",

@@ -15,7 +15,7 @@ import numpy as np
 from ppg import _ppg
 from ppg._ppg import MAX_ITEMS
 
-METRICS = ("eel", "dtr", "ee", "awrf", "ndcg-mix")
+METRICS = ("eel", "dtr", "ee", "awrf", "awrf2022", "ndcg-mix")
 
 #: The largest value of an argument the extension holds in 32 bits (levels, epochs, ...).
 U32 = 2**32 - 1
