@@ -523,6 +523,10 @@ pub fn score(
     ppg_core::objective::Awrf::discount(&mut discount);
     let mut scratch = Scratch::default();
     let mut m = metric(&q, utility, &discount, &mut scratch).map_err(|e| e.to_string())?;
-    m.report(ranking, sessions)
-        .ok_or_else(|| format!("expected {sessions} rankings of the ids 0..{}", utility.len()))
+    m.report(ranking, sessions).ok_or_else(|| {
+        format!(
+            "expected {sessions} rankings of the ids 0..{}",
+            utility.len()
+        )
+    })
 }

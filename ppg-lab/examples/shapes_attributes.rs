@@ -19,7 +19,10 @@ fn main() {
     let items: usize = items.parse().expect("ITEMS");
     let queries: usize = queries.parse().expect("QUERIES");
     let seed: u64 = seed.parse().expect("SEED");
-    let (mut rows, mut table) = (String::from("qid\titem\tscore\tgroup\tlabel\n"), String::new());
+    let (mut rows, mut table) = (
+        String::from("qid\titem\tscore\tgroup\tlabel\n"),
+        String::new(),
+    );
     table.push_str("# item attribute level weight (ppg-lab shapes_attributes)\n");
     for (q, query) in generate(items, queries, seed).iter().enumerate() {
         for i in 0..items {

@@ -9,7 +9,12 @@ use pyo3::prelude::*;
 
 /// The texts of the table, the background, the given target, and the unknown policies
 /// as `(attribute, policy)` pairs.
-pub type Texts = (String, Option<String>, Option<String>, Vec<(String, String)>);
+pub type Texts = (
+    String,
+    Option<String>,
+    Option<String>,
+    Vec<(String, String)>,
+);
 
 /// The spec of `texts`.
 ///

@@ -14,11 +14,11 @@ use ppg_host::cost::Metric;
 use ppg_host::rerank_attributes::rerank_on;
 use ppg_host::rerank_query::Reranked;
 use ppg_host::rerank_query::{Failure, RerankSpec, Reranker, Rows};
-use std::sync::Arc;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use rayon::prelude::*;
 use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 
 use crate::interrupt::{interruptible, stopped};
 use crate::memory;
