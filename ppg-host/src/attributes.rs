@@ -1,9 +1,9 @@
 //! TREC 2022's AWRF from the host's side: the per-item attribute table (side data, not a
 //! column of the rerank input), the per-attribute [`Unknown`] policy and the target, read
 //! once per request ([`AttributeSpec`]); each query's rows laid out in the arrays the
-//! core's [`Awrf2022`] borrows ([`QueryAttributes`]). A request carries its spec in
-//! [`crate::rerank_query::RerankSpec::attributes`]; one query is re-ranked under it by
-//! [`crate::rerank_attributes`].
+//! core's `Awrf2022` borrows (`crate::rerank_attributes::QueryAttributes`). A request
+//! carries its spec in [`crate::rerank_query::RerankSpec::attributes`]; one query is laid
+//! out, scored and re-ranked under it by [`crate::rerank_attributes`].
 //!
 //! The table is long: `item attribute level weight` per line, whitespace-separated,
 //! `#` comments and blank lines skipped. A level named [`UNKNOWN`] is unknown mass; an
@@ -11,22 +11,19 @@
 //! listed at all has no alignment and is dropped with its attention, as TREC 2022's
 //! `qr_awrf` dropped pages it had no alignment for.
 //!
-//! The file is about 420 lines: the files' readers, the spec they make and the query's
-//! rows built from it are one format, read together; its tests are
-//! `ppg-host/tests/attributes.rs`.
+//! The file is about 360 lines: the files' readers and the spec they make are one format,
+//! read together; its tests are `ppg-host/tests/attributes.rs`.
 
 use std::collections::HashMap;
 use std::io::BufRead;
 
 pub use ppg_core::objective::awrf2022::Unknown;
-use ppg_core::objective::awrf2022::{unknown_row, Attributes, Awrf2022, Target2022, Work2022};
-use ppg_core::objective::AwrfCost;
 
 /// TREC 2022's name of the unknown level.
 pub const UNKNOWN: &str = "@UNKNOWN";
 
 /// The raw level of unknown mass (replaced by the attribute's known-level count).
-const RAW_UNKNOWN: u16 = u16::MAX;
+pub(crate) const RAW_UNKNOWN: u16 = u16::MAX;
 
 /// An error of a file, at a 1-based line (0: the file as a whole).
 pub type LineError = (usize, String);
@@ -39,7 +36,7 @@ pub struct AttributeTable {
     /// Each attribute's known level names, in order of first appearance.
     pub levels: Vec<Vec<String>>,
     /// Each item's entries: (attribute, raw level, weight).
-    items: HashMap<String, Vec<(u16, u16, f64)>>,
+    pub(crate) items: HashMap<String, Vec<(u16, u16, f64)>>,
 }
 
 impl AttributeTable {
@@ -354,179 +351,4 @@ pub fn read_spec(
         policies[a] = policy(p).ok_or_else(|| bad("the policy is level, drop or uniform"))?;
     }
     AttributeSpec::new(table, policies, target).map_err(|m| (SpecInput::Spec, (0, m)))
-}
-
-/// One query's rows (in the order of the items given), and the target's ranges, owned.
-#[derive(Debug, Clone, PartialEq)]
-pub struct QueryAttributes {
-    levels: Vec<u16>,
-    unknown: Vec<bool>,
-    start: Vec<u32>,
-    level: Vec<u16>,
-    weight: Vec<f64>,
-    tstart: Vec<u32>,
-    tvalue: Vec<f64>,
-    marginal: bool,
-}
-
-impl QueryAttributes {
-    /// The rows of `items` under `spec`'s policies.
-    ///
-    /// # Errors
-    /// The core's refusal of a row (a row of no mass).
-    pub fn build(spec: &AttributeSpec, items: &[&str]) -> Result<Self, String> {
-        let t = &spec.table;
-        let k = t.names.len();
-        let known: Vec<u16> = t.levels.iter().map(|l| l.len() as u16).collect();
-        let mut q = QueryAttributes {
-            levels: known
-                .iter()
-                .zip(&spec.policy)
-                .map(|(&l, &p)| l + u16::from(p == Unknown::Level))
-                .collect(),
-            unknown: spec.policy.iter().map(|&p| p == Unknown::Level).collect(),
-            start: vec![0],
-            level: Vec::new(),
-            weight: Vec::new(),
-            tstart: vec![0],
-            tvalue: Vec::new(),
-            marginal: matches!(spec.target, TargetSpec::Marginals(_)),
-        };
-        let (mut out_l, mut out_w) = (Vec::new(), Vec::new());
-        for &item in items {
-            let entries = t.items.get(item);
-            #[allow(clippy::needless_range_loop)]
-            for a in 0..k {
-                if let Some(entries) = entries {
-                    let mine = entries.iter().filter(|e| usize::from(e.0) == a);
-                    let lv: Vec<u16> = mine
-                        .clone()
-                        .map(|e| if e.1 == RAW_UNKNOWN { known[a] } else { e.1 })
-                        .collect();
-                    let wt: Vec<f64> = mine.map(|e| e.2).collect();
-                    out_l.resize(usize::from(known[a]) + 1, 0);
-                    out_w.resize(usize::from(known[a]) + 1, 0.0);
-                    let n = unknown_row(spec.policy[a], known[a], &lv, &wt, &mut out_l, &mut out_w)
-                        .map_err(|e| format!("item {item:?}, attribute {:?}: {e}", t.names[a]))?;
-                    q.level.extend_from_slice(&out_l[..n]);
-                    q.weight.extend_from_slice(&out_w[..n]);
-                }
-                q.start.push(q.level.len() as u32);
-            }
-        }
-        let (TargetSpec::Trec(values) | TargetSpec::Marginals(values)) = &spec.target;
-        for v in values {
-            q.tvalue.extend_from_slice(v);
-            q.tstart.push(q.tvalue.len() as u32);
-        }
-        Ok(q)
-    }
-
-    /// The rows as the core borrows them.
-    pub fn attributes(&self) -> Attributes<'_> {
-        Attributes {
-            levels: &self.levels,
-            unknown: &self.unknown,
-            start: &self.start,
-            level: &self.level,
-            weight: &self.weight,
-        }
-    }
-
-    /// The target as the core borrows it.
-    pub fn target(&self) -> Target2022<'_> {
-        if self.marginal {
-            Target2022::Marginals {
-                start: &self.tstart,
-                value: &self.tvalue,
-            }
-        } else {
-            Target2022::Trec {
-                start: &self.tstart,
-                background: &self.tvalue,
-            }
-        }
-    }
-}
-
-/// The scratch of one query's metric, owned.
-#[derive(Debug, Default)]
-pub struct Scratch {
-    key: Vec<u16>,
-    cell: Vec<u32>,
-    value: Vec<f64>,
-    item: Vec<u32>,
-    cells: Vec<f64>,
-    memo: Vec<f64>,
-}
-
-/// The metric of `q`'s list with `utility`, `discount` the attention table, in `scratch`.
-///
-/// # Errors
-/// The core's refusals ([`Awrf2022::new`]).
-pub fn metric<'a>(
-    q: &QueryAttributes,
-    utility: &'a [f64],
-    discount: &'a [f64],
-    scratch: &'a mut Scratch,
-) -> Result<Awrf2022<'a>, ppg_core::Error> {
-    let n = utility.len();
-    let c = Awrf2022::contributions(&q.attributes(), n)?;
-    let k = q.levels.len();
-    let [key, cell, value, item, cells, memo] = Work2022::lengths(c, n, k);
-    scratch.key.resize(key, 0);
-    scratch.cell.resize(cell, 0);
-    scratch.value.resize(value, 0.0);
-    scratch.item.resize(item, 0);
-    scratch.cells.resize(cells, 0.0);
-    scratch.memo.resize(memo, 0.0);
-    let work = Work2022 {
-        key: &mut scratch.key,
-        cell: &mut scratch.cell,
-        value: &mut scratch.value,
-        item: &mut scratch.item,
-        cells: &mut scratch.cells,
-        memo: &mut scratch.memo,
-    };
-    Awrf2022::new(
-        utility,
-        &q.attributes(),
-        q.target(),
-        discount,
-        work,
-        AwrfCost::Product,
-    )
-}
-
-/// TREC 2022's AWRF, NDCG and their product of `ranking` (`sessions` blocks of the ids
-/// `0..n`) over the list of `items` (named in `spec`'s table) with `utility`, at TREC's
-/// attention `1 / log2(max(r, 2))`: what `ppg.metrics.awrf2022` returns.
-///
-/// # Errors
-/// Why: the rows' or the core's refusal, a malformed ranking.
-pub fn score(
-    spec: &AttributeSpec,
-    items: &[&str],
-    utility: &[f64],
-    ranking: &[u16],
-    sessions: usize,
-) -> Result<ppg_core::objective::AwrfReport, String> {
-    if items.len() != utility.len() {
-        return Err(format!(
-            "{} items for {} utilities",
-            items.len(),
-            utility.len()
-        ));
-    }
-    let q = QueryAttributes::build(spec, items)?;
-    let mut discount = vec![0.0; utility.len()];
-    ppg_core::objective::Awrf::discount(&mut discount);
-    let mut scratch = Scratch::default();
-    let mut m = metric(&q, utility, &discount, &mut scratch).map_err(|e| e.to_string())?;
-    m.report(ranking, sessions).ok_or_else(|| {
-        format!(
-            "expected {sessions} rankings of the ids 0..{}",
-            utility.len()
-        )
-    })
 }

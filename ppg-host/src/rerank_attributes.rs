@@ -1,13 +1,190 @@
-//! One query re-ranked under TREC 2022's AWRF x NDCG: the request's attribute spec
-//! ([`RerankSpec::attributes`]) laid out for the query's items
-//! ([`crate::attributes::QueryAttributes`]), the core's metric over them, the recipe's
-//! trainer. Apart from [`crate::attributes`] so that the request (which holds the spec)
-//! and the files' format depend one way.
+//! One query under TREC 2022's AWRF x NDCG: the request's attribute spec
+//! ([`RerankSpec::attributes`]) laid out for the query's items ([`QueryAttributes`]),
+//! the core's metric over them ([`metric`], [`score`]), re-ranked with the recipe's
+//! trainer ([`rerank`]). Apart from [`crate::attributes`] so that the request (which holds
+//! the spec) and the files' format depend one way.
 
+use ppg_core::objective::awrf2022::{unknown_row, Attributes, Awrf2022, Target2022, Work2022};
+use ppg_core::objective::AwrfCost;
 use ppg_core::{Objective, Ppg};
 
-use crate::attributes::{metric, QueryAttributes, Scratch};
+use crate::attributes::{AttributeSpec, TargetSpec, Unknown, RAW_UNKNOWN};
 use crate::rerank_query::{Failure, RerankSpec, Reranked};
+
+/// One query's rows (in the order of the items given), and the target's ranges, owned.
+#[derive(Debug, Clone, PartialEq)]
+pub struct QueryAttributes {
+    levels: Vec<u16>,
+    unknown: Vec<bool>,
+    start: Vec<u32>,
+    level: Vec<u16>,
+    weight: Vec<f64>,
+    tstart: Vec<u32>,
+    tvalue: Vec<f64>,
+    marginal: bool,
+}
+
+impl QueryAttributes {
+    /// The rows of `items` under `spec`'s policies.
+    ///
+    /// # Errors
+    /// The core's refusal of a row (a row of no mass).
+    pub fn build(spec: &AttributeSpec, items: &[&str]) -> Result<Self, String> {
+        let t = &spec.table;
+        let k = t.names.len();
+        let known: Vec<u16> = t.levels.iter().map(|l| l.len() as u16).collect();
+        let mut q = QueryAttributes {
+            levels: known
+                .iter()
+                .zip(&spec.policy)
+                .map(|(&l, &p)| l + u16::from(p == Unknown::Level))
+                .collect(),
+            unknown: spec.policy.iter().map(|&p| p == Unknown::Level).collect(),
+            start: vec![0],
+            level: Vec::new(),
+            weight: Vec::new(),
+            tstart: vec![0],
+            tvalue: Vec::new(),
+            marginal: matches!(spec.target, TargetSpec::Marginals(_)),
+        };
+        let (mut out_l, mut out_w) = (Vec::new(), Vec::new());
+        for &item in items {
+            let entries = t.items.get(item);
+            #[allow(clippy::needless_range_loop)]
+            for a in 0..k {
+                if let Some(entries) = entries {
+                    let mine = entries.iter().filter(|e| usize::from(e.0) == a);
+                    let lv: Vec<u16> = mine
+                        .clone()
+                        .map(|e| if e.1 == RAW_UNKNOWN { known[a] } else { e.1 })
+                        .collect();
+                    let wt: Vec<f64> = mine.map(|e| e.2).collect();
+                    out_l.resize(usize::from(known[a]) + 1, 0);
+                    out_w.resize(usize::from(known[a]) + 1, 0.0);
+                    let n = unknown_row(spec.policy[a], known[a], &lv, &wt, &mut out_l, &mut out_w)
+                        .map_err(|e| format!("item {item:?}, attribute {:?}: {e}", t.names[a]))?;
+                    q.level.extend_from_slice(&out_l[..n]);
+                    q.weight.extend_from_slice(&out_w[..n]);
+                }
+                q.start.push(q.level.len() as u32);
+            }
+        }
+        let (TargetSpec::Trec(values) | TargetSpec::Marginals(values)) = &spec.target;
+        for v in values {
+            q.tvalue.extend_from_slice(v);
+            q.tstart.push(q.tvalue.len() as u32);
+        }
+        Ok(q)
+    }
+
+    /// The rows as the core borrows them.
+    pub fn attributes(&self) -> Attributes<'_> {
+        Attributes {
+            levels: &self.levels,
+            unknown: &self.unknown,
+            start: &self.start,
+            level: &self.level,
+            weight: &self.weight,
+        }
+    }
+
+    /// The target as the core borrows it.
+    pub fn target(&self) -> Target2022<'_> {
+        if self.marginal {
+            Target2022::Marginals {
+                start: &self.tstart,
+                value: &self.tvalue,
+            }
+        } else {
+            Target2022::Trec {
+                start: &self.tstart,
+                background: &self.tvalue,
+            }
+        }
+    }
+}
+
+/// The scratch of one query's metric, owned.
+#[derive(Debug, Default)]
+pub struct Scratch {
+    key: Vec<u16>,
+    cell: Vec<u32>,
+    value: Vec<f64>,
+    item: Vec<u32>,
+    cells: Vec<f64>,
+    memo: Vec<f64>,
+}
+
+/// The metric of `q`'s list with `utility`, `discount` the attention table, in `scratch`.
+///
+/// # Errors
+/// The core's refusals ([`Awrf2022::new`]).
+pub fn metric<'a>(
+    q: &QueryAttributes,
+    utility: &'a [f64],
+    discount: &'a [f64],
+    scratch: &'a mut Scratch,
+) -> Result<Awrf2022<'a>, ppg_core::Error> {
+    let n = utility.len();
+    let c = Awrf2022::contributions(&q.attributes(), n)?;
+    let k = q.levels.len();
+    let [key, cell, value, item, cells, memo] = Work2022::lengths(c, n, k);
+    scratch.key.resize(key, 0);
+    scratch.cell.resize(cell, 0);
+    scratch.value.resize(value, 0.0);
+    scratch.item.resize(item, 0);
+    scratch.cells.resize(cells, 0.0);
+    scratch.memo.resize(memo, 0.0);
+    let work = Work2022 {
+        key: &mut scratch.key,
+        cell: &mut scratch.cell,
+        value: &mut scratch.value,
+        item: &mut scratch.item,
+        cells: &mut scratch.cells,
+        memo: &mut scratch.memo,
+    };
+    Awrf2022::new(
+        utility,
+        &q.attributes(),
+        q.target(),
+        discount,
+        work,
+        AwrfCost::Product,
+    )
+}
+
+/// TREC 2022's AWRF, NDCG and their product of `ranking` (`sessions` blocks of the ids
+/// `0..n`) over the list of `items` (named in `spec`'s table) with `utility`, at TREC's
+/// attention `1 / log2(max(r, 2))`: what `ppg.metrics.awrf2022` returns.
+///
+/// # Errors
+/// Why: the rows' or the core's refusal, a malformed ranking.
+pub fn score(
+    spec: &AttributeSpec,
+    items: &[&str],
+    utility: &[f64],
+    ranking: &[u16],
+    sessions: usize,
+) -> Result<ppg_core::objective::AwrfReport, String> {
+    if items.len() != utility.len() {
+        return Err(format!(
+            "{} items for {} utilities",
+            items.len(),
+            utility.len()
+        ));
+    }
+    let q = QueryAttributes::build(spec, items)?;
+    let mut discount = vec![0.0; utility.len()];
+    ppg_core::objective::Awrf::discount(&mut discount);
+    let mut scratch = Scratch::default();
+    let mut m = metric(&q, utility, &discount, &mut scratch).map_err(|e| e.to_string())?;
+    m.report(ranking, sessions).ok_or_else(|| {
+        format!(
+            "expected {sessions} rankings of the ids 0..{}",
+            utility.len()
+        )
+    })
+}
 
 /// Re-ranks one query under TREC 2022's AWRF x NDCG: the starting ranking by `score`,
 /// the recipe's trainer on `engine` (no group constraint: the metric has no groups), the

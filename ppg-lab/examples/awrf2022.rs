@@ -16,10 +16,9 @@ use std::time::Instant;
 
 use ppg_core::objective::RankStart;
 use ppg_core::{Objective, Recipe, Rng};
-use ppg_host::attributes::{
-    self, AttributeSpec, AttributeTable, QueryAttributes, Scratch, TargetSpec, Unknown,
-};
+use ppg_host::attributes::{AttributeSpec, AttributeTable, TargetSpec, Unknown};
 use ppg_host::cost::{CostSpec, Metric};
+use ppg_host::rerank_attributes::{self as attributes, QueryAttributes, Scratch};
 use ppg_host::rerank_query::{Method, RerankSpec, Reranker, Rows};
 use ppg_lab::shapes_attributes::{generate, LEVELS};
 

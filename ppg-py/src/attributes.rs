@@ -3,7 +3,7 @@
 //! contents, a frame's rows as `item attribute level weight` lines) by the host's reader,
 //! the one `ppg rerank --attributes` uses, so that the same data give the same spec.
 
-use ppg_host::attributes::{self, read_spec, AttributeSpec, SpecInput};
+use ppg_host::attributes::{read_spec, AttributeSpec, SpecInput};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
@@ -63,7 +63,7 @@ pub fn awrf2022(
 ) -> PyResult<[f64; 3]> {
     let spec = spec(&attributes)?;
     let items: Vec<&str> = items.iter().map(String::as_str).collect();
-    let r = attributes::score(&spec, &items, &utility, &ranking, sessions)
+    let r = ppg_host::rerank_attributes::score(&spec, &items, &utility, &ranking, sessions)
         .map_err(|why| PyValueError::new_err(format!("items, utility or ranking: {why}")))?;
     Ok([r.awrf, r.ndcg, r.product])
 }
