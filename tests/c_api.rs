@@ -159,38 +159,7 @@ fn the_relevance_certificate_in_c_is_the_clis() {
         return;
     }
     let _one_at_a_time = FOREIGN.lock().unwrap_or_else(|e| e.into_inner());
-    let root = root();
-    let target = root.join("target");
-    for package in ["ppg-ffi", "ppg-cli"] {
-        run(
-            &format!("cargo build -p {package} --release"),
-            Command::new(env!("CARGO"))
-                .current_dir(&root)
-                .args(["build", "-p", package, "--release", "--target-dir"])
-                .arg(&target),
-        );
-    }
-    let work = target.join(format!("c-examples/relevance-{}", std::process::id()));
-    std::fs::create_dir_all(&work).expect("a scratch directory");
-    let exe = work.join("doors");
-    run(
-        "cc doors.c",
-        Command::new("cc")
-            .args([
-                "-std=c99",
-                "-Wall",
-                "-Wextra",
-                "-Wpedantic",
-                "-Werror",
-                "-O1",
-                "-I",
-            ])
-            .arg(root.join("include"))
-            .arg(root.join("c-examples/c/doors.c"))
-            .arg(target.join("release/libppg.a"))
-            .args(["-lm", "-lpthread", "-ldl", "-o"])
-            .arg(&exe),
-    );
+    let (root, target, work, exe) = cli_and_c_program("doors", "relevance");
     let rows = root.join("tests/doors/rows.tsv");
     // The four columns of one line, numbers parsed (C prints 17 digits, Rust the shortest).
     let columns = |line: &str| -> (String, Vec<Option<f64>>) {
@@ -245,38 +214,7 @@ fn awrf2022_through_the_cost_callback_is_the_clis() {
         return;
     }
     let _one_at_a_time = FOREIGN.lock().unwrap_or_else(|e| e.into_inner());
-    let root = root();
-    let target = root.join("target");
-    for package in ["ppg-ffi", "ppg-cli"] {
-        run(
-            &format!("cargo build -p {package} --release"),
-            Command::new(env!("CARGO"))
-                .current_dir(&root)
-                .args(["build", "-p", package, "--release", "--target-dir"])
-                .arg(&target),
-        );
-    }
-    let work = target.join(format!("c-examples/awrf2022-{}", std::process::id()));
-    std::fs::create_dir_all(&work).expect("a scratch directory");
-    let exe = work.join("awrf2022");
-    run(
-        "cc awrf2022.c",
-        Command::new("cc")
-            .args([
-                "-std=c99",
-                "-Wall",
-                "-Wextra",
-                "-Wpedantic",
-                "-Werror",
-                "-O1",
-                "-I",
-            ])
-            .arg(root.join("include"))
-            .arg(root.join("c-examples/c/awrf2022.c"))
-            .arg(target.join("release/libppg.a"))
-            .args(["-lm", "-lpthread", "-ldl", "-o"])
-            .arg(&exe),
-    );
+    let (_, target, work, exe) = cli_and_c_program("awrf2022", "awrf2022");
     let c = run("awrf2022", &mut Command::new(&exe));
     let field = |text: &str, key: &str| -> f64 {
         let line = text.lines().find(|l| l.starts_with(key)).expect(key);
@@ -332,4 +270,51 @@ fn awrf2022_through_the_cost_callback_is_the_clis() {
     assert!((before - cli).abs() <= 1e-12, "C {before} vs CLI {cli}");
     assert!(before > 0.0 && after <= before, "{before} -> {after}");
     std::fs::remove_dir_all(&work).ok();
+}
+
+/// Builds `ppg` and `libppg.a` into the workspace's target and compiles
+/// `c-examples/c/{name}.c` against the library into a scratch directory
+/// `target/c-examples/{scratch}-PID`: (root, target, scratch, program).
+fn cli_and_c_program(
+    name: &str,
+    scratch: &str,
+) -> (
+    std::path::PathBuf,
+    std::path::PathBuf,
+    std::path::PathBuf,
+    std::path::PathBuf,
+) {
+    let root = root();
+    let target = root.join("target");
+    for package in ["ppg-ffi", "ppg-cli"] {
+        run(
+            &format!("cargo build -p {package} --release"),
+            Command::new(env!("CARGO"))
+                .current_dir(&root)
+                .args(["build", "-p", package, "--release", "--target-dir"])
+                .arg(&target),
+        );
+    }
+    let work = target.join(format!("c-examples/{scratch}-{}", std::process::id()));
+    std::fs::create_dir_all(&work).expect("a scratch directory");
+    let exe = work.join(name);
+    run(
+        &format!("cc {name}.c"),
+        Command::new("cc")
+            .args([
+                "-std=c99",
+                "-Wall",
+                "-Wextra",
+                "-Wpedantic",
+                "-Werror",
+                "-O1",
+                "-I",
+            ])
+            .arg(root.join("include"))
+            .arg(root.join(format!("c-examples/c/{name}.c")))
+            .arg(target.join("release/libppg.a"))
+            .args(["-lm", "-lpthread", "-ldl", "-o"])
+            .arg(&exe),
+    );
+    (root, target, work, exe)
 }

@@ -27,7 +27,7 @@
 //! has been seen, so that an evaluation is `O(n)` plus the cells several items share.
 //!
 //! Checked against a plain implementation that lays the joint space out
-//! (`ppg-core/tests/awrf2022.rs`, to 1e-12). The file is about 560 lines: the metric, the
+//! (`ppg-core/tests/awrf2022.rs`, to 1e-12). The file is about 590 lines: the metric, the
 //! enumeration and sorting of its cells and the checks of its inputs are read together.
 
 use super::awrf2022_target::{trec_at, trec_mass};
