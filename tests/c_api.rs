@@ -159,38 +159,7 @@ fn the_relevance_certificate_in_c_is_the_clis() {
         return;
     }
     let _one_at_a_time = FOREIGN.lock().unwrap_or_else(|e| e.into_inner());
-    let root = root();
-    let target = root.join("target");
-    for package in ["ppg-ffi", "ppg-cli"] {
-        run(
-            &format!("cargo build -p {package} --release"),
-            Command::new(env!("CARGO"))
-                .current_dir(&root)
-                .args(["build", "-p", package, "--release", "--target-dir"])
-                .arg(&target),
-        );
-    }
-    let work = target.join(format!("c-examples/relevance-{}", std::process::id()));
-    std::fs::create_dir_all(&work).expect("a scratch directory");
-    let exe = work.join("doors");
-    run(
-        "cc doors.c",
-        Command::new("cc")
-            .args([
-                "-std=c99",
-                "-Wall",
-                "-Wextra",
-                "-Wpedantic",
-                "-Werror",
-                "-O1",
-                "-I",
-            ])
-            .arg(root.join("include"))
-            .arg(root.join("c-examples/c/doors.c"))
-            .arg(target.join("release/libppg.a"))
-            .args(["-lm", "-lpthread", "-ldl", "-o"])
-            .arg(&exe),
-    );
+    let (root, target, work, exe) = cli_and_c_program("doors", "relevance");
     let rows = root.join("tests/doors/rows.tsv");
     // The four columns of one line, numbers parsed (C prints 17 digits, Rust the shortest).
     let columns = |line: &str| -> (String, Vec<Option<f64>>) {
@@ -233,4 +202,119 @@ fn the_relevance_certificate_in_c_is_the_clis() {
         assert!(certified >= c.len() - 1, "{metric}, {sessions}: {c:?}");
     }
     std::fs::remove_dir_all(&work).ok();
+}
+
+/// TREC 2022's AWRF through the C cost callback (`c-examples/c/awrf2022.c`, the route
+/// docs/c-api.md documents) scores the input ranking as `ppg rerank --metric awrf2022`
+/// does (`--report`'s `cost_before`, to 1e-12) on the same list, written here as the
+/// CLI's files, and training on it never ends worse than the input.
+#[test]
+fn awrf2022_through_the_cost_callback_is_the_clis() {
+    if !require("c_awrf2022_callback", &[CC]) {
+        return;
+    }
+    let _one_at_a_time = FOREIGN.lock().unwrap_or_else(|e| e.into_inner());
+    let (_, target, work, exe) = cli_and_c_program("awrf2022", "awrf2022");
+    let c = run("awrf2022", &mut Command::new(&exe));
+    let field = |text: &str, key: &str| -> f64 {
+        let line = text.lines().find(|l| l.starts_with(key)).expect(key);
+        line[key.len()..].trim().parse().expect("a number")
+    };
+    let (before, after) = (field(&c, "input cost"), field(&c, "best cost"));
+    // The list of the C program's header, as the CLI's files.
+    let labels = [1, 0, 1, 1, 0, 1];
+    let mut rows = String::from("qid\titem\tscore\tgroup\tlabel\n");
+    for (i, label) in labels.iter().enumerate() {
+        rows.push_str(&format!("t1\td{i}\t{}\tx\t{label}\n", 6 - i));
+    }
+    let table = "d0 A l0 1\nd0 B m0 1\nd1 A l0 1\nd1 B m0 1\nd1 B m1 1\n\
+                 d2 A l0 1\nd2 A l1 1\nd2 B @UNKNOWN 1\nd3 A l1 1\nd3 B m1 1\n\
+                 d4 A l2 1\nd4 B m1 1\nd5 A l2 1\n";
+    let marginals = "A l0 1\nA l1 1\nA l2 1\nB m0 0.4\nB m1 0.4\nB @UNKNOWN 0.2\n";
+    for (name, text) in [
+        ("rows.tsv", rows.as_str()),
+        ("attributes.txt", table),
+        ("target.txt", marginals),
+    ] {
+        std::fs::write(work.join(name), text).expect("write a file");
+    }
+    let report = work.join("report.tsv");
+    run(
+        "ppg rerank --metric awrf2022",
+        Command::new(target.join("release/ppg"))
+            .arg("rerank")
+            .arg(work.join("rows.tsv"))
+            .args([
+                "--metric",
+                "awrf2022",
+                "--progress",
+                "never",
+                "--attributes",
+            ])
+            .arg(work.join("attributes.txt"))
+            .arg("--attribute-target")
+            .arg(work.join("target.txt"))
+            .arg("-o")
+            .arg(work.join("out.tsv"))
+            .arg("--report")
+            .arg(&report),
+    );
+    let report = std::fs::read_to_string(&report).expect("the report");
+    let line = report.lines().nth(1).expect("a query's line");
+    let cli: f64 = line
+        .split('\t')
+        .nth(1)
+        .expect("cost_before")
+        .parse()
+        .expect("a number");
+    assert!((before - cli).abs() <= 1e-12, "C {before} vs CLI {cli}");
+    assert!(before > 0.0 && after <= before, "{before} -> {after}");
+    std::fs::remove_dir_all(&work).ok();
+}
+
+/// Builds `ppg` and `libppg.a` into the workspace's target and compiles
+/// `c-examples/c/{name}.c` against the library into a scratch directory
+/// `target/c-examples/{scratch}-PID`: (root, target, scratch, program).
+fn cli_and_c_program(
+    name: &str,
+    scratch: &str,
+) -> (
+    std::path::PathBuf,
+    std::path::PathBuf,
+    std::path::PathBuf,
+    std::path::PathBuf,
+) {
+    let root = root();
+    let target = root.join("target");
+    for package in ["ppg-ffi", "ppg-cli"] {
+        run(
+            &format!("cargo build -p {package} --release"),
+            Command::new(env!("CARGO"))
+                .current_dir(&root)
+                .args(["build", "-p", package, "--release", "--target-dir"])
+                .arg(&target),
+        );
+    }
+    let work = target.join(format!("c-examples/{scratch}-{}", std::process::id()));
+    std::fs::create_dir_all(&work).expect("a scratch directory");
+    let exe = work.join(name);
+    run(
+        &format!("cc {name}.c"),
+        Command::new("cc")
+            .args([
+                "-std=c99",
+                "-Wall",
+                "-Wextra",
+                "-Wpedantic",
+                "-Werror",
+                "-O1",
+                "-I",
+            ])
+            .arg(root.join("include"))
+            .arg(root.join(format!("c-examples/c/{name}.c")))
+            .arg(target.join("release/libppg.a"))
+            .args(["-lm", "-lpthread", "-ldl", "-o"])
+            .arg(&exe),
+    );
+    (root, target, work, exe)
 }

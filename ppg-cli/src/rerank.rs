@@ -17,7 +17,7 @@ use ppg_core::{Recipe, TrainConfig};
 use crate::cli::{RerankArgs, RerankMethodArg, UtilityArg};
 use crate::destination;
 use crate::streams::{self, Output};
-use ppg_host::attributes::{AttributeSpec, AttributeTable, LineError, TargetSpec, Unknown};
+use ppg_host::attributes::{read_spec, AttributeSpec, SpecInput};
 use ppg_host::budget::{self, Budget};
 use ppg_host::cost::{CostSpec, Metric};
 use ppg_host::error::{Error, Result};
@@ -95,7 +95,6 @@ pub fn run(args: &RerankArgs) -> Result<()> {
     }
     // Tables for the longest list the engine takes: a query reads its first n entries,
     // so results do not depend on which other queries the file holds.
-    let attributes = attribute_spec(args, spec.cost.metric)?;
     let reranker = Reranker::new(spec, ppg_core::MAX_ITEMS);
     let mut reader = Reader::new(streams::open_input(&args.input)?, max_groups, why, longest)
         .map_err(located)?;
@@ -158,17 +157,7 @@ pub fn run(args: &RerankArgs) -> Result<()> {
         read,
         pipeline::WINDOW_PER_THREAD * threads,
         &pool,
-        |task| {
-            done(
-                task,
-                &path,
-                &reranker,
-                attributes.as_ref(),
-                &budget,
-                args,
-                reporting,
-            )
-        },
+        |task| done(task, &path, &reranker, &budget, args, reporting),
         |task, done| {
             let (q, r) = (&task.query, &done.reranked);
             if args.verbose && r.is_undefined() {
@@ -302,13 +291,7 @@ fn task(c: &Checks, index: usize, mut query: InputQuery, groups: &[String]) -> R
 /// Re-ranks one query ([`Reranker::rerank_alone`]) once the budget holds its engine.
 /// A cost that is not finite for some ranking is a property of the query's utilities:
 /// bad input at the query's lines.
-fn rerank_one(
-    task: &Task,
-    path: &str,
-    reranker: &Reranker,
-    attributes: Option<&AttributeSpec>,
-    budget: &Budget,
-) -> Result<Reranked> {
+fn rerank_one(task: &Task, path: &str, reranker: &Reranker, budget: &Budget) -> Result<Reranked> {
     let q = &task.query;
     let rows = Rows {
         score: &q.score,
@@ -321,12 +304,11 @@ fn rerank_one(
         permit
     });
     let seed = reranker.seed(task.index);
-    match attributes {
-        Some(a) => {
-            let items: Vec<&str> = q.items.iter().map(String::as_str).collect();
-            ppg_host::attributes::rerank_alone(reranker, a, &rows, &items, seed)
-        }
-        None => reranker.rerank_alone(&rows, seed),
+    if reranker.spec().attributes.is_some() {
+        let items: Vec<&str> = q.items.iter().map(String::as_str).collect();
+        ppg_host::rerank_attributes::rerank_alone(reranker, &rows, &items, seed)
+    } else {
+        reranker.rerank_alone(&rows, seed)
     }
     .map_err(|e| match e {
         Failure::Exact(e) => Error::Failed(format!("query \"{}\": {e}", q.qid)),
@@ -366,12 +348,11 @@ fn done(
     task: &Task,
     path: &str,
     reranker: &Reranker,
-    attributes: Option<&AttributeSpec>,
     budget: &Budget,
     args: &RerankArgs,
     report: bool,
 ) -> Result<Done> {
-    let r = rerank_one(task, path, reranker, attributes, budget)?;
+    let r = rerank_one(task, path, reranker, budget)?;
     let q = &task.query;
     let mut rows = Vec::with_capacity(args.sessions * q.len() * (q.qid.len() + 16));
     write_query(&mut rows, q, &r, args);
@@ -508,9 +489,13 @@ fn spec(args: &RerankArgs) -> Result<RerankSpec> {
             RerankMethodArg::Exact => Method::Exact,
         },
         rank_start: args.rank_start,
+        attributes: None,
     };
     check_method(&spec)?;
-    Ok(spec)
+    Ok(RerankSpec {
+        attributes: attribute_spec(args, spec.cost.metric)?.map(std::sync::Arc::new),
+        ..spec
+    })
 }
 
 /// TREC 2022's AWRF's side data (`--attributes` and the flags beside it), read once;
@@ -535,46 +520,34 @@ fn attribute_spec(args: &RerankArgs, metric: Metric) -> Result<Option<AttributeS
             "--metric awrf2022 needs --attributes FILE".into(),
         ));
     };
-    let at = |flag: &str, p: &std::path::Path, (line, message): LineError| {
-        Error::input(&p.display().to_string(), line, format!("{flag}: {message}"))
-    };
     let open =
         |p: &std::path::Path| -> Result<_> { Ok(std::io::BufReader::new(streams::open_input(p)?)) };
-    let mut table = AttributeTable::read(open(path)?).map_err(|e| at("--attributes", path, e))?;
-    let target = match (&args.attribute_background, &args.attribute_target) {
-        (_, Some(p)) => TargetSpec::Marginals(
-            table
-                .read_per_attribute(open(p)?, true)
-                .map_err(|e| at("--attribute-target", p, e))?,
-        ),
-        (Some(p), None) => TargetSpec::Trec(
-            table
-                .read_per_attribute(open(p)?, false)
-                .map_err(|e| at("--attribute-background", p, e))?,
-        ),
-        (None, None) => TargetSpec::Trec(Vec::new()),
-    };
-    let mut policy = vec![Unknown::Level; table.names.len()];
+    let mut unknown = Vec::new();
     for given in &args.attribute_unknown {
-        let bad = |why: &str| Error::Usage(format!("--attribute-unknown {given:?}: {why}"));
-        let (name, p) = given
-            .split_once('=')
-            .ok_or_else(|| bad("expected NAME=level|drop|uniform"))?;
-        let a = table
-            .names
-            .iter()
-            .position(|n| n == name)
-            .ok_or_else(|| bad("no such attribute in --attributes"))?;
-        policy[a] = match p {
-            "level" => Unknown::Level,
-            "drop" => Unknown::Drop,
-            "uniform" => Unknown::Uniform,
-            _ => return Err(bad("the policy is level, drop or uniform")),
-        };
+        let (name, p) = given.split_once('=').ok_or_else(|| {
+            Error::Usage(format!(
+                "--attribute-unknown {given:?}: expected NAME=level|drop|uniform"
+            ))
+        })?;
+        unknown.push((name.to_owned(), p.to_owned()));
     }
-    AttributeSpec::new(table, policy, target)
+    let background = args.attribute_background.as_deref().map(open).transpose()?;
+    let target = args.attribute_target.as_deref().map(open).transpose()?;
+    read_spec(open(path)?, background, target, &unknown)
         .map(Some)
-        .map_err(|m| Error::Usage(format!("--metric awrf2022's target: {m}")))
+        .map_err(|(input, (line, message))| {
+            let file = |flag: &str, p: &Option<std::path::PathBuf>| {
+                let p = p.as_deref().unwrap_or(path);
+                Error::input(&p.display().to_string(), line, format!("{flag}: {message}"))
+            };
+            match input {
+                SpecInput::Table => file("--attributes", &args.attributes),
+                SpecInput::Background => file("--attribute-background", &args.attribute_background),
+                SpecInput::Target => file("--attribute-target", &args.attribute_target),
+                SpecInput::Unknown => Error::Usage(format!("--attribute-unknown {message}")),
+                SpecInput::Spec => Error::Usage(format!("--metric awrf2022's target: {message}")),
+            }
+        })
 }
 
 fn cost_spec(args: &RerankArgs) -> Result<CostSpec> {

@@ -57,6 +57,53 @@ fn cell_of(levels: &[u16], mut c: usize) -> Vec<u16> {
     out
 }
 
+/// The scratch of one metric, owned.
+struct Scratch {
+    key: Vec<u16>,
+    cell: Vec<u32>,
+    value: Vec<f64>,
+    item: Vec<u32>,
+    cells: Vec<f64>,
+    memo: Vec<f64>,
+    discount: Vec<f64>,
+}
+
+impl Scratch {
+    fn new(list: &List, n: usize) -> Self {
+        let c = Awrf2022::contributions(&list.attrs(), n).unwrap();
+        let [lk, lc, lv, li, lf, lm] = Work2022::lengths(c, n, list.levels.len());
+        let mut discount = vec![0.0; n];
+        Awrf::discount(&mut discount);
+        Scratch {
+            key: vec![0; lk],
+            cell: vec![0; lc],
+            value: vec![0.0; lv],
+            item: vec![0; li],
+            cells: vec![0.0; lf],
+            memo: vec![0.0; lm],
+            discount,
+        }
+    }
+
+    fn metric<'a>(
+        &'a mut self,
+        list: &List,
+        utility: &'a [f64],
+        target: Target2022,
+        cost: AwrfCost,
+    ) -> Awrf2022<'a> {
+        let work = Work2022 {
+            key: &mut self.key,
+            cell: &mut self.cell,
+            value: &mut self.value,
+            item: &mut self.item,
+            cells: &mut self.cells,
+            memo: &mut self.memo,
+        };
+        Awrf2022::new(utility, &list.attrs(), target, &self.discount, work, cost).unwrap()
+    }
+}
+
 fn score(
     list: &List,
     utility: &[f64],
@@ -65,25 +112,8 @@ fn score(
     cost: AwrfCost,
 ) -> (AwrfReport, f64, usize) {
     let n = utility.len();
-    let c = Awrf2022::contributions(&list.attrs(), n).unwrap();
-    let k = list.levels.len();
-    let (mut key, mut cell, mut value, mut item, mut cells) = (
-        vec![0u16; c * k],
-        vec![0u32; c],
-        vec![0.0; c],
-        vec![0u32; n + 1],
-        vec![0.0; 4 * c + n],
-    );
-    let mut discount = vec![0.0; n];
-    Awrf::discount(&mut discount);
-    let work = Work2022 {
-        key: &mut key,
-        cell: &mut cell,
-        value: &mut value,
-        item: &mut item,
-        cells: &mut cells,
-    };
-    let mut m = Awrf2022::new(utility, &list.attrs(), target, &discount, work, cost).unwrap();
+    let mut scratch = Scratch::new(list, n);
+    let mut m = scratch.metric(list, utility, target, cost);
     let sessions = ranking.len() / n;
     let report = m.report(ranking, sessions).unwrap();
     use ppg_core::Objective;
@@ -381,6 +411,83 @@ fn agrees_with_the_laid_out_definition_on_random_small_lists() {
         checked += 1;
     }
     assert!(checked > 150, "only {checked} cases checked");
+}
+
+/// One metric scoring many rankings (its per-(item, position) terms kept as it goes) gives
+/// each the bits a fresh metric gives it, and the laid-out definition's value to 1e-12:
+/// a cost does not depend on the rankings scored before it.
+#[test]
+fn a_ranking_scores_the_same_after_any_other() {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(42);
+    let policies = [Unknown::Level, Unknown::Uniform, Unknown::Drop];
+    let (mut same_mass, mut checked) = (0, 0);
+    for case in 0..150 {
+        let k = 1 + case % 3;
+        let n = 3 + (rng.next_u32() % 8) as usize;
+        let known: Vec<u16> = (0..k).map(|_| 1 + (rng.next_u32() % 3) as u16).collect();
+        // Mostly policies that keep every item's mass 1 (the memo's case).
+        let policy: Vec<Unknown> = (0..k)
+            .map(|_| policies[usize::from(rng.next_u32() % 5 == 0) * 2])
+            .collect();
+        let list = random_list(&mut rng, n, &known, &policy);
+        let utility: Vec<f64> = (0..n).map(|i| f64::from(u8::from(i % 3 == 0))).collect();
+        let aligned = |i: usize| list.joint(i).iter().sum::<f64>() > 0.0;
+        if !(0..n).any(|i| utility[i] > 0.0 && aligned(i)) {
+            continue;
+        }
+        let mass = |i: usize| list.joint(i).iter().sum::<f64>();
+        same_mass += usize::from((0..n).all(|i| (mass(i) - 1.0).abs() < 1e-12));
+        let bg: Vec<Vec<f64>> = known
+            .iter()
+            .enumerate()
+            .map(|(a, &kn)| {
+                if a == 0 {
+                    vec![1.0 / f64::from(kn); usize::from(kn)]
+                } else {
+                    vec![]
+                }
+            })
+            .collect();
+        let mut bstart = vec![0u32];
+        let mut bval = vec![];
+        for b in &bg {
+            bval.extend_from_slice(b);
+            bstart.push(bval.len() as u32);
+        }
+        let target = Target2022::Trec {
+            start: &bstart,
+            background: &bval,
+        };
+        let want_target = dense_trec(&list, &utility, &bg);
+        let mut scratch = Scratch::new(&list, n);
+        let mut kept = scratch.metric(&list, &utility, target, AwrfCost::Product);
+        for round in 0..12 {
+            let sessions = 1 + round % 2;
+            let mut ranking = vec![];
+            for _ in 0..sessions {
+                let mut r: Vec<u16> = (0..n as u16).collect();
+                for i in (1..n).rev() {
+                    r.swap(i, (rng.next_u32() as usize) % (i + 1));
+                }
+                ranking.extend(r);
+            }
+            let got = kept.report(&ranking, sessions).unwrap();
+            let (fresh, _, _) = score(&list, &utility, target, &ranking, AwrfCost::Product);
+            assert_eq!(got.awrf.to_bits(), fresh.awrf.to_bits(), "case {case}");
+            let want = dense(&list, &utility, &want_target, &ranking);
+            assert!(
+                (got.awrf - want.awrf).abs() <= 1e-12,
+                "case {case}: {} vs {}",
+                got.awrf,
+                want.awrf
+            );
+            checked += 1;
+        }
+    }
+    assert!(
+        checked > 1000 && same_mass > 30,
+        "{checked} rankings, {same_mass} lists of one mass"
+    );
 }
 
 fn hard(levels: &[u16], rows: &[&[u16]]) -> List {

@@ -1,8 +1,9 @@
 //! TREC 2022's AWRF from the host's side: the per-item attribute table (side data, not a
 //! column of the rerank input), the per-attribute [`Unknown`] policy and the target, read
 //! once per request ([`AttributeSpec`]); each query's rows laid out in the arrays the
-//! core's [`Awrf2022`] borrows ([`QueryAttributes`]); and one query re-ranked under it
-//! ([`rerank`]).
+//! core's `Awrf2022` borrows (`crate::rerank_attributes::QueryAttributes`). A request
+//! carries its spec in [`crate::rerank_query::RerankSpec::attributes`]; one query is laid
+//! out, scored and re-ranked under it by [`crate::rerank_attributes`].
 //!
 //! The table is long: `item attribute level weight` per line, whitespace-separated,
 //! `#` comments and blank lines skipped. A level named [`UNKNOWN`] is unknown mass; an
@@ -10,25 +11,19 @@
 //! listed at all has no alignment and is dropped with its attention, as TREC 2022's
 //! `qr_awrf` dropped pages it had no alignment for.
 //!
-//! The file is about 510 lines: the files' readers, the spec they make and the query's
-//! rows built from it are one format, read together; its tests are
-//! `ppg-host/tests/attributes.rs`.
+//! The file is about 360 lines: the files' readers and the spec they make are one format,
+//! read together; its tests are `ppg-host/tests/attributes.rs`.
 
 use std::collections::HashMap;
 use std::io::BufRead;
 
 pub use ppg_core::objective::awrf2022::Unknown;
-use ppg_core::objective::awrf2022::{unknown_row, Attributes, Awrf2022, Target2022, Work2022};
-use ppg_core::objective::AwrfCost;
-use ppg_core::{Objective, Ppg};
-
-use crate::rerank_query::{Failure, RerankSpec, Reranked};
 
 /// TREC 2022's name of the unknown level.
 pub const UNKNOWN: &str = "@UNKNOWN";
 
 /// The raw level of unknown mass (replaced by the attribute's known-level count).
-const RAW_UNKNOWN: u16 = u16::MAX;
+pub(crate) const RAW_UNKNOWN: u16 = u16::MAX;
 
 /// An error of a file, at a 1-based line (0: the file as a whole).
 pub type LineError = (usize, String);
@@ -41,7 +36,7 @@ pub struct AttributeTable {
     /// Each attribute's known level names, in order of first appearance.
     pub levels: Vec<Vec<String>>,
     /// Each item's entries: (attribute, raw level, weight).
-    items: HashMap<String, Vec<(u16, u16, f64)>>,
+    pub(crate) items: HashMap<String, Vec<(u16, u16, f64)>>,
 }
 
 impl AttributeTable {
@@ -286,228 +281,74 @@ impl AttributeSpec {
     }
 }
 
-/// One query's rows (in the order of the items given), and the target's ranges, owned.
-#[derive(Debug, Clone, PartialEq)]
-pub struct QueryAttributes {
-    levels: Vec<u16>,
-    unknown: Vec<bool>,
-    start: Vec<u32>,
-    level: Vec<u16>,
-    weight: Vec<f64>,
-    tstart: Vec<u32>,
-    tvalue: Vec<f64>,
-    marginal: bool,
+/// Which input of a request's attribute spec an error is in ([`read_spec`]), for each
+/// front end to name as it names that input (a flag and its file, an argument).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SpecInput {
+    /// The items' table (`--attributes`).
+    Table,
+    /// The backgrounds (`--attribute-background`).
+    Background,
+    /// The given marginals (`--attribute-target`).
+    Target,
+    /// An unknown policy (`--attribute-unknown`).
+    Unknown,
+    /// The target as a whole, once read.
+    Spec,
 }
 
-impl QueryAttributes {
-    /// The rows of `items` under `spec`'s policies.
-    ///
-    /// # Errors
-    /// The core's refusal of a row (a row of no mass).
-    pub fn build(spec: &AttributeSpec, items: &[&str]) -> Result<Self, String> {
-        let t = &spec.table;
-        let k = t.names.len();
-        let known: Vec<u16> = t.levels.iter().map(|l| l.len() as u16).collect();
-        let mut q = QueryAttributes {
-            levels: known
-                .iter()
-                .zip(&spec.policy)
-                .map(|(&l, &p)| l + u16::from(p == Unknown::Level))
-                .collect(),
-            unknown: spec.policy.iter().map(|&p| p == Unknown::Level).collect(),
-            start: vec![0],
-            level: Vec::new(),
-            weight: Vec::new(),
-            tstart: vec![0],
-            tvalue: Vec::new(),
-            marginal: matches!(spec.target, TargetSpec::Marginals(_)),
-        };
-        let (mut out_l, mut out_w) = (Vec::new(), Vec::new());
-        for &item in items {
-            let entries = t.items.get(item);
-            #[allow(clippy::needless_range_loop)]
-            for a in 0..k {
-                if let Some(entries) = entries {
-                    let mine = entries.iter().filter(|e| usize::from(e.0) == a);
-                    let lv: Vec<u16> = mine
-                        .clone()
-                        .map(|e| if e.1 == RAW_UNKNOWN { known[a] } else { e.1 })
-                        .collect();
-                    let wt: Vec<f64> = mine.map(|e| e.2).collect();
-                    out_l.resize(usize::from(known[a]) + 1, 0);
-                    out_w.resize(usize::from(known[a]) + 1, 0.0);
-                    let n = unknown_row(spec.policy[a], known[a], &lv, &wt, &mut out_l, &mut out_w)
-                        .map_err(|e| format!("item {item:?}, attribute {:?}: {e}", t.names[a]))?;
-                    q.level.extend_from_slice(&out_l[..n]);
-                    q.weight.extend_from_slice(&out_w[..n]);
-                }
-                q.start.push(q.level.len() as u32);
-            }
-        }
-        let (TargetSpec::Trec(values) | TargetSpec::Marginals(values)) = &spec.target;
-        for v in values {
-            q.tvalue.extend_from_slice(v);
-            q.tstart.push(q.tvalue.len() as u32);
-        }
-        Ok(q)
-    }
-
-    /// The rows as the core borrows them.
-    pub fn attributes(&self) -> Attributes<'_> {
-        Attributes {
-            levels: &self.levels,
-            unknown: &self.unknown,
-            start: &self.start,
-            level: &self.level,
-            weight: &self.weight,
-        }
-    }
-
-    /// The target as the core borrows it.
-    pub fn target(&self) -> Target2022<'_> {
-        if self.marginal {
-            Target2022::Marginals {
-                start: &self.tstart,
-                value: &self.tvalue,
-            }
-        } else {
-            Target2022::Trec {
-                start: &self.tstart,
-                background: &self.tvalue,
-            }
-        }
+/// The unknown policy named `name`: "level", "drop" or "uniform".
+pub fn policy(name: &str) -> Option<Unknown> {
+    match name {
+        "level" => Some(Unknown::Level),
+        "drop" => Some(Unknown::Drop),
+        "uniform" => Some(Unknown::Uniform),
+        _ => None,
     }
 }
 
-/// The scratch of one query's metric, owned.
-#[derive(Debug, Default)]
-pub struct Scratch {
-    key: Vec<u16>,
-    cell: Vec<u32>,
-    value: Vec<f64>,
-    item: Vec<u32>,
-    cells: Vec<f64>,
-}
-
-/// The metric of `q`'s list with `utility`, `discount` the attention table, in `scratch`.
+/// A request's attribute spec from its inputs, as every front end reads them: the long
+/// table, at most one of a background and a given target (`attribute level weight`
+/// lines; neither: TREC's target without backgrounds), and `(attribute, policy)` pairs
+/// (the others [`Unknown::Level`]).
 ///
 /// # Errors
-/// The core's refusals ([`Awrf2022::new`]).
-pub fn metric<'a>(
-    q: &QueryAttributes,
-    utility: &'a [f64],
-    discount: &'a [f64],
-    scratch: &'a mut Scratch,
-) -> Result<Awrf2022<'a>, ppg_core::Error> {
-    let n = utility.len();
-    let c = Awrf2022::contributions(&q.attributes(), n)?;
-    let k = q.levels.len();
-    scratch.key.resize(c * k, 0);
-    scratch.cell.resize(c, 0);
-    scratch.value.resize(c, 0.0);
-    scratch.item.resize(n + 1, 0);
-    scratch.cells.resize(4 * c + n, 0.0);
-    let work = Work2022 {
-        key: &mut scratch.key,
-        cell: &mut scratch.cell,
-        value: &mut scratch.value,
-        item: &mut scratch.item,
-        cells: &mut scratch.cells,
+/// The input at fault and its line (0: the input as a whole) with why.
+pub fn read_spec(
+    table: impl BufRead,
+    background: Option<impl BufRead>,
+    target: Option<impl BufRead>,
+    unknown: &[(String, String)],
+) -> Result<AttributeSpec, (SpecInput, LineError)> {
+    let mut table = AttributeTable::read(table).map_err(|e| (SpecInput::Table, e))?;
+    let target = match (background, target) {
+        (Some(_), Some(_)) => {
+            return Err((
+                SpecInput::Target,
+                (0, "give a background or a target, not both".into()),
+            ))
+        }
+        (_, Some(t)) => TargetSpec::Marginals(
+            table
+                .read_per_attribute(t, true)
+                .map_err(|e| (SpecInput::Target, e))?,
+        ),
+        (Some(b), None) => TargetSpec::Trec(
+            table
+                .read_per_attribute(b, false)
+                .map_err(|e| (SpecInput::Background, e))?,
+        ),
+        (None, None) => TargetSpec::Trec(Vec::new()),
     };
-    Awrf2022::new(
-        utility,
-        &q.attributes(),
-        q.target(),
-        discount,
-        work,
-        AwrfCost::Product,
-    )
-}
-
-/// Re-ranks one query under TREC 2022's AWRF x NDCG: the starting ranking by `score`,
-/// the recipe's trainer on `engine` (no group constraint: the metric has no groups), the
-/// best ranking found. `items` names the rows for the attribute table.
-///
-/// # Errors
-/// The core's refusals, as a message.
-#[allow(clippy::too_many_arguments)]
-pub fn rerank(
-    engine: &mut Ppg,
-    spec: &RerankSpec,
-    attributes: &AttributeSpec,
-    discount: &[f64],
-    score: &[f64],
-    utility: &[f64],
-    items: &[&str],
-    seed: u64,
-) -> Result<Reranked, String> {
-    let n = score.len();
-    let sessions = spec.sessions;
-    let order = crate::optimise::ranking_by(score);
-    let utility_s = crate::optimise::permute(utility, &order);
-    let items_s = crate::optimise::permute(items, &order);
-    let q = QueryAttributes::build(attributes, &items_s)?;
-    let mut scratch = Scratch::default();
-    let mut cost = metric(&q, &utility_s, discount, &mut scratch).map_err(|e| e.to_string())?;
-    let err = |e: ppg_core::Error| e.to_string();
-    engine.reseed(seed);
-    engine
-        .start(n, sessions, spec.recipe.initial_weight)
-        .map_err(err)?;
-    let before = cost.cost(engine.reference(), sessions);
-    engine.train(&mut cost, &spec.recipe.train).map_err(err)?;
-    let best = match engine.best() {
-        Some((best, c)) if c < before => best.to_vec(),
-        _ => engine.reference().to_vec(),
-    };
-    let after = cost.cost(&best, sessions);
-    Ok(Reranked {
-        rankings: crate::optimise::to_items(&best, &order),
-        before,
-        after,
-        bound: None,
-        certified: false,
-    })
-}
-
-/// [`rerank`] on an engine of its own, as [`crate::rerank_query::Reranker::rerank_alone`]
-/// does for the other metrics: a query of one item, or without a relevant item, passed
-/// through. `items` names `rows`' items in the attribute table.
-///
-/// # Errors
-/// As `rerank_alone`; the metric's refusals come as [`Failure::Exact`]'s message (a new
-/// kind of failure would change every front end's match).
-pub fn rerank_alone(
-    reranker: &crate::rerank_query::Reranker,
-    attributes: &AttributeSpec,
-    rows: &crate::rerank_query::Rows,
-    items: &[&str],
-    seed: u64,
-) -> Result<Reranked, Failure> {
-    let spec = reranker.spec();
-    let n = rows.score.len();
-    if n == 1 {
-        return Ok(crate::rerank_query::passed_through(spec.sessions));
+    let mut policies = vec![Unknown::Level; table.names.len()];
+    for (name, p) in unknown {
+        let bad = |why: &str| (SpecInput::Unknown, (0, format!("{name:?}: {why}")));
+        let a = table
+            .names
+            .iter()
+            .position(|n| n == name)
+            .ok_or_else(|| bad("no such attribute in the table"))?;
+        policies[a] = policy(p).ok_or_else(|| bad("the policy is level, drop or uniform"))?;
     }
-    if !spec.cost.defined(rows.utility) {
-        return Ok(crate::rerank_query::undefined(rows.score, spec.sessions));
-    }
-    let bytes = reranker.engine_bytes(n);
-    let mut mem = Vec::new();
-    mem.try_reserve_exact(bytes)
-        .map_err(|error| Failure::Allocation { bytes, error })?;
-    mem.resize(bytes, 0);
-    let mut engine = Ppg::new(&mut mem, reranker.dims(n), spec.seed).map_err(Failure::Engine)?;
-    let attention = &reranker.tables().attention;
-    rerank(
-        &mut engine,
-        spec,
-        attributes,
-        attention,
-        rows.score,
-        rows.utility,
-        items,
-        seed,
-    )
-    .map_err(Failure::Exact)
+    AttributeSpec::new(table, policies, target).map_err(|m| (SpecInput::Spec, (0, m)))
 }

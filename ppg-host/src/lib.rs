@@ -57,6 +57,7 @@ pub mod progress;
 pub mod protocol;
 pub mod quote;
 pub mod records;
+pub mod rerank_attributes;
 pub mod rerank_input;
 pub mod rerank_query;
 pub mod scratch;

@@ -79,6 +79,7 @@ pub fn recipe_request(
         method: rerank_query::Method::Ppg,
         // The protocol's, as its tables are laid out.
         rank_start: RankStart::One,
+        attributes: None,
     }
 }
 

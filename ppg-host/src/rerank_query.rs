@@ -31,6 +31,9 @@ use ppg_core::recipe::relevance::{self, Relevance};
 use ppg_core::recipe::{Outcome, Query, Workspace};
 use ppg_core::{Dims, Objective, Ppg, Recipe};
 
+use std::sync::Arc;
+
+use crate::attributes::AttributeSpec;
 use crate::cost::{check_utility, BadUtility, Cost, CostSpec, Metric, Tables};
 use crate::optimise::{self, ranking_by};
 
@@ -59,6 +62,10 @@ pub struct RerankSpec {
     pub method: Method,
     /// Where the exposure's rank count starts.
     pub rank_start: RankStart,
+    /// TREC 2022's AWRF's side data (`Metric::Awrf2022`): the items' attributes, the
+    /// unknown policies and the target, shared by every query (re-ranked by
+    /// [`crate::rerank_attributes`]); `None` for the other metrics.
+    pub attributes: Option<Arc<AttributeSpec>>,
 }
 
 /// What the exact optimum ([`Method::Exact`]) cannot honour in a spec, known before any
@@ -585,6 +592,7 @@ mod tests {
             seed: 7,
             method,
             rank_start: RankStart::One,
+            attributes: None,
         };
         Reranker::new(spec, 16)
     }
@@ -614,6 +622,7 @@ mod tests {
             seed: 0,
             method,
             rank_start: RankStart::One,
+            attributes: None,
         };
         let exact = |metric, ndcg, intra| spec(metric, ndcg, intra, Method::Exact).check_method();
         assert_eq!(exact(Metric::Dtr, None, false), Ok(()));

@@ -3,7 +3,8 @@
 
 use std::io::Cursor;
 
-use ppg_host::attributes::{AttributeSpec, AttributeTable, QueryAttributes, TargetSpec, Unknown};
+use ppg_host::attributes::{AttributeSpec, AttributeTable, TargetSpec, Unknown};
+use ppg_host::rerank_attributes::QueryAttributes;
 
 const TABLE: &str = "\
 # item attribute level weight

@@ -9,12 +9,16 @@ use numpy::{PyArray1, PyReadonlyArray1};
 use ppg_core::recipe::relevance::NDCG_CUTOFF;
 use ppg_core::recipe::Relevance;
 use ppg_core::{Ppg, MAX_ITEMS};
+use ppg_host::attributes::AttributeSpec;
+use ppg_host::cost::Metric;
+use ppg_host::rerank_attributes::rerank_on;
 use ppg_host::rerank_query::Reranked;
-use ppg_host::rerank_query::{Reranker, Rows};
+use ppg_host::rerank_query::{Failure, RerankSpec, Reranker, Rows};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use rayon::prelude::*;
 use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 
 use crate::interrupt::{interruptible, stopped};
 use crate::memory;
@@ -45,7 +49,10 @@ type Outcome<'py> = (
 /// `names` are the queries' ids as text (messages, and seeds when `seed_by_qid`).
 /// `threads` 0 is one per core; more than the machine runs at once is capped to that, and
 /// to what the memory budget holds engines for (`worker_count`).
+/// With `metric="awrf2022"`, `items` names every row in `attributes`' table (the
+/// texts of [`crate::attributes::Texts`]).
 #[pyfunction]
+#[pyo3(signature = (score, utility, group, offsets, names, options, seed, seed_by_qid, threads, items=None, attributes=None))]
 #[allow(clippy::too_many_arguments)]
 pub fn rerank_many<'py>(
     py: Python<'py>,
@@ -58,6 +65,8 @@ pub fn rerank_many<'py>(
     seed: u64,
     seed_by_qid: bool,
     threads: usize,
+    items: Option<Vec<String>>,
+    attributes: Option<crate::attributes::Texts>,
 ) -> PyResult<Outcome<'py>> {
     let (score, utility, group) = (score.as_slice()?, utility.as_slice()?, group.as_slice()?);
     let spans = spans(offsets.as_slice()?, score.len(), &names)?;
@@ -69,6 +78,11 @@ pub fn rerank_many<'py>(
     let spec = options
         .rerank_spec(seed)?
         .ok_or_else(|| PyValueError::new_err("metric: rerank_frame takes a metric name"))?;
+    let spec = RerankSpec {
+        attributes: attribute_spec(&spec, attributes.as_ref(), items.as_ref(), score.len())?,
+        ..spec
+    };
+    let items: Vec<&str> = items.iter().flatten().map(String::as_str).collect();
     let sessions = spec.sessions;
     let longest = spans.iter().map(|r| r.len()).max().unwrap_or(1);
     let reranker = Reranker::new(spec, longest);
@@ -115,9 +129,21 @@ pub fn rerank_many<'py>(
                                 utility: &utility[r.clone()],
                                 group: &group[r],
                             };
-                            let reranked = reranker
-                                .rerank(&mut engine, &rows, seeds[q], &|| stopped(stop))
-                                .map_err(|e| (q, e.to_string()))?;
+                            let reranked = if reranker.spec().attributes.is_some() {
+                                let needs = reranker.needs_engine(&rows);
+                                rerank_on(
+                                    needs.then_some(&mut engine),
+                                    &reranker,
+                                    &rows,
+                                    &items[spans[q].clone()],
+                                    seeds[q],
+                                )
+                                .map_err(|e| (q, failure(e)))?
+                            } else {
+                                reranker
+                                    .rerank(&mut engine, &rows, seeds[q], &|| stopped(stop))
+                                    .map_err(|e| (q, e.to_string()))?
+                            };
                             // As `ppg rerank --report`: of the utility, at NDCG@10.
                             let relevance = reranker
                                 .relevance(&rows, rows.utility, &reranked, NDCG_CUTOFF)
@@ -164,6 +190,43 @@ pub fn rerank_many<'py>(
             relevance(Relevance::gap),
         ],
     ))
+}
+
+/// The request's attribute spec: `attributes` read ([`crate::attributes::spec`]) for
+/// `metric="awrf2022"` with an item name per row, refused for another metric.
+///
+/// # Errors
+/// `ValueError` naming `attributes` (missing, or given for another metric), `item` (not
+/// one name per row) or the argument the reader names.
+fn attribute_spec(
+    spec: &RerankSpec,
+    attributes: Option<&crate::attributes::Texts>,
+    items: Option<&Vec<String>>,
+    rows: usize,
+) -> PyResult<Option<Arc<AttributeSpec>>> {
+    let wanted = spec.cost.metric == Metric::Awrf2022;
+    match attributes {
+        None if wanted => Err(PyValueError::new_err(
+            "attributes: metric \"awrf2022\" needs the items' attributes",
+        )),
+        None => Ok(None),
+        Some(_) if !wanted => Err(PyValueError::new_err(
+            "attributes: only metric \"awrf2022\" reads attributes",
+        )),
+        Some(_) if items.map(Vec::len) != Some(rows) => Err(PyValueError::new_err(
+            "item: metric \"awrf2022\" needs an item name per row",
+        )),
+        Some(texts) => Ok(Some(Arc::new(crate::attributes::spec(texts)?))),
+    }
+}
+
+/// A failure of a query under AWRF 2022, as a message.
+fn failure(e: Failure) -> String {
+    match e {
+        Failure::Exact(why) => why,
+        Failure::Allocation { bytes, error } => format!("cannot allocate {bytes} bytes: {error}"),
+        Failure::Engine(e) | Failure::Core(e) => e.to_string(),
+    }
 }
 
 /// The pool's size for `requested` threads (0: one per core) over `chunks` chunks of

@@ -22,6 +22,7 @@
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
+pub mod attributes;
 pub mod engine;
 pub mod frame;
 pub mod frontier;
@@ -48,6 +49,7 @@ fn _ppg(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(metrics::ndcg, m)?)?;
     m.add_function(wrap_pyfunction!(metrics::expected_exposure, m)?)?;
     m.add_function(wrap_pyfunction!(metrics::awrf, m)?)?;
+    m.add_function(wrap_pyfunction!(attributes::awrf2022, m)?)?;
     m.add_function(wrap_pyfunction!(metrics::many, m)?)?;
     m.add_function(wrap_pyfunction!(rules::check_options, m)?)?;
     m.add_function(wrap_pyfunction!(rules::utility_refusal, m)?)?;

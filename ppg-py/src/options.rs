@@ -118,12 +118,6 @@ impl Options {
         }
         let choice = named::<MetricChoice>(&self.metric, "metric")
             .map_err(|e| bad("metric", format!("{e} or a callable")))?;
-        if choice == MetricChoice::Fairness(Metric::Awrf2022) {
-            return Err(bad(
-                "metric",
-                "\"awrf2022\" needs the items' attributes, which Python does not take yet",
-            ));
-        }
         // The mix's fairness is read only for the mix, as `ppg rerank` reads --mix-fairness.
         let mix = match choice {
             MetricChoice::NdcgMix => named::<Mixable>(&self.mix_fairness, "mix_fairness")?,
@@ -162,6 +156,7 @@ impl Options {
             seed,
             method: Method::Ppg,
             rank_start,
+            attributes: None,
         }))
     }
 

@@ -22,11 +22,13 @@
 //! whole mass (known in closed form) minus its mass on them. Only the reachable cells are
 //! enumerated: `sum_i prod_k |row_ik|` contributions (one per item for hard attributes),
 //! at most [`MAX_CONTRIBUTIONS`]; the target is evaluated once per reachable cell when the
-//! metric is built, and a cost adds each item's contributions at its position's attention.
+//! metric is built. A cost then touches the cells by kind ([`Awrf2022`]): most are off
+//! the target or reached by one item, and cost no logarithm once an (item, position)
+//! has been seen, so that an evaluation is `O(n)` plus the cells several items share.
 //!
 //! Checked against a plain implementation that lays the joint space out
-//! (`ppg-core/tests/awrf2022.rs`, to 1e-12). The file is about 420 lines: the metric, the
-//! enumeration of its cells and the checks of its inputs are read together.
+//! (`ppg-core/tests/awrf2022.rs`, to 1e-12). The file is about 590 lines: the metric, the
+//! enumeration and sorting of its cells and the checks of its inputs are read together.
 
 use super::awrf2022_target::{trec_at, trec_mass};
 pub use super::awrf2022_target::{unknown_row, Attributes, Target2022, Unknown};
@@ -43,31 +45,64 @@ pub const MAX_CONTRIBUTIONS: usize = 1 << 22;
 /// The most attributes a list may have.
 pub const MAX_ATTRIBUTES: usize = 64;
 
+/// The most items whose per-(item, position) terms [`Awrf2022`] keeps
+/// ([`Work2022::memo`]): `n * n` values, 8 MiB at this size.
+pub const MAX_MEMO_ITEMS: usize = 1024;
+
 /// The scratch [`Awrf2022::new`] borrows, sized by [`Awrf2022::contributions`] (`c`) for
 /// `n` items and `K` attributes.
 #[derive(Debug)]
 pub struct Work2022<'w> {
     /// `c * K`: each contribution's cell, a level per attribute.
     pub key: &'w mut [u16],
-    /// `c`: the contributions in the order of their cells (then each one's cell id).
+    /// `c`: the contributions in the order of their cells (then each one's cell id, then
+    /// each kept one's shared cell).
     pub cell: &'w mut [u32],
     /// `c`: each contribution's value (the product of the item's weights).
     pub value: &'w mut [f64],
-    /// `n + 1`: where each item's contributions start.
+    /// `2 n + 2`: where each item's contributions start (then its private ones), then
+    /// where its shared ones do.
     pub item: &'w mut [u32],
-    /// `4 c + n`: per cell, the normalised target, the ranking's mass, the log of that
-    /// mass and the log of the value of the one contribution that reaches it (NaN where
-    /// several do); then the log of each position's attention.
+    /// `6 c + 3 n`: the cells' target and reach while the metric is built (then the
+    /// shared cells' mass); each private contribution's value, its log and its cell's
+    /// target; the shared cells' target; per item its mass off the target and its whole
+    /// mass; per position the log of its attention.
     pub cells: &'w mut [f64],
+    /// `n * n` (up to [`MAX_MEMO_ITEMS`] items) or empty: each item's divergence terms
+    /// at each position, kept once computed (where every item has the same mass).
+    pub memo: &'w mut [f64],
+}
+
+impl Work2022<'_> {
+    /// The lengths of [`Work2022`]'s `key`, `cell`, `value`, `item`, `cells` and `memo`
+    /// for `c` contributions, `n` items and `k` attributes.
+    pub fn lengths(c: usize, n: usize, k: usize) -> [usize; 6] {
+        let memo = if n <= MAX_MEMO_ITEMS { n * n } else { 0 };
+        [c * k, c, c, 2 * n + 2, 6 * c + 3 * n, memo]
+    }
 }
 
 /// TREC 2022's AWRF (x NDCG) of a list whose items carry soft attribute rows.
+///
+/// A ranking's divergence is summed by kind of cell (see [`Awrf2022::build`]): cells the
+/// target gives nothing add `p ln 2`, linear in the ranking's mass, so each item adds its
+/// mass there times its attention; a cell one item alone reaches adds a term of that
+/// item's position alone, kept per (item, position) once computed when the ranking's
+/// whole mass does not depend on the order; only the cells several items reach are
+/// summed afresh. A ranking's cost is the same whichever rankings came before it.
 #[derive(Debug)]
 pub struct Awrf2022<'a> {
     utility: &'a [f64],
     discount: &'a [f64],
     work: Work2022<'a>,
     cells: usize,
+    /// The contributions (item, reachable cell).
+    contributions: usize,
+    /// The cells several items reach where the target has mass.
+    shared: usize,
+    /// The ranking's whole mass where every item's is the same (within rounding):
+    /// the memo is then used.
+    mass: Option<f64>,
     /// The target's normalised mass off the reachable cells.
     rest: f64,
     /// The normalised target's `sum q ln q` over the reachable cells.
@@ -112,10 +147,11 @@ impl<'a> Awrf2022<'a> {
     /// rows `attrs`, against `target`, with `discount[r]` the attention of position `r`.
     ///
     /// # Errors
-    /// As [`Awrf2022::contributions`]; [`Error::LengthMismatch`] for `work`, `utility`,
-    /// `discount` or a target range of the wrong length; [`Error::InvalidConfig`] for no
-    /// relevant item, no item with alignment, a target of no mass or a negative value;
-    /// [`Error::NotFinite`] for NaN.
+    /// As [`Awrf2022::contributions`]; [`Error::LengthMismatch`] for `work` (shorter than
+    /// [`Work2022::lengths`]; `memo` may be empty), `utility`, `discount` or a target
+    /// range of the wrong length; [`Error::InvalidConfig`] for no relevant item, no item
+    /// with alignment, a target of no mass or a negative value; [`Error::NotFinite`] for
+    /// NaN.
     pub fn new(
         utility: &'a [f64],
         attrs: &Attributes,
@@ -132,14 +168,15 @@ impl<'a> Awrf2022<'a> {
         let k = attrs.attributes();
         let (start, values) = target.parts();
         check_target(attrs, &target, start, values)?;
-        let short = [
-            (work.key.len(), c * k),
-            (work.cell.len(), c),
-            (work.value.len(), c),
-            (work.item.len(), n + 1),
-            (work.cells.len(), 4 * c + n),
+        let need = Work2022::lengths(c, n, k);
+        let found = [
+            work.key.len(),
+            work.cell.len(),
+            work.value.len(),
+            work.item.len(),
+            work.cells.len(),
         ];
-        if let Some(&(found, expected)) = short.iter().find(|(f, e)| f < e) {
+        if let Some((&found, &expected)) = found.iter().zip(&need).find(|(f, e)| f < e) {
             return Err(Error::LengthMismatch { expected, found });
         }
         let relevant = utility.iter().filter(|&&y| y > 0.0).count();
@@ -153,6 +190,9 @@ impl<'a> Awrf2022<'a> {
             discount,
             work,
             cells: 0,
+            contributions: c,
+            shared: 0,
+            mass: None,
             rest: 0.0,
             qlogq: 0.0,
             ideal: discount[..relevant].iter().sum(),
@@ -165,7 +205,7 @@ impl<'a> Awrf2022<'a> {
             ));
         }
         me.fill_target(attrs, &target)?;
-        me.fill_logs();
+        me.build(c, need[5]);
         Ok(me)
     }
 
@@ -280,28 +320,90 @@ impl<'a> Awrf2022<'a> {
         Ok(())
     }
 
-    /// The logs a cost reads so that a cell one item reaches alone, or one the target
-    /// gives nothing, takes no logarithm: most cells, where the attributes have many
-    /// levels. The divergence's term `p ln p + q ln q - (p+q) ln((p+q)/2)` is `p ln 2`
-    /// where `q = 0`; where one item reaches the cell, `ln p` is the log of its value plus
-    /// that of its position's attention, less the log of the ranking's whole mass.
-    fn fill_logs(&mut self) {
-        let (cells, n) = (self.cells, self.utility.len());
-        let c = self.work.item[n] as usize;
-        let rest = &mut self.work.cells[3 * cells..];
-        let (lnv, lnd) = rest.split_at_mut(cells);
-        lnv.fill(f64::INFINITY);
-        for (&cell, &v) in self.work.cell[..c].iter().zip(&self.work.value[..c]) {
-            let slot = &mut lnv[cell as usize];
-            *slot = if *slot == f64::INFINITY {
-                libm::log(v)
+    /// Sorts the contributions by kind of cell, once the target is known (`cells` holds
+    /// it per cell). Off the target (`q = 0`) a cell's term is `p ln 2`: each item keeps
+    /// only its value there (`z`). A cell one item alone reaches keeps its contribution's
+    /// value, log and target, per item (`item[i]..item[i + 1]` of those). A cell several
+    /// reach keeps a shared slot (its target; its mass is summed per ranking); each
+    /// item's contributions to those are `item[n + 1 + i]..item[n + 2 + i]` of `cell`
+    /// (the slot) and `value`. Then the logs of the attentions, and the memo where every
+    /// item has the same mass.
+    fn build(&mut self, c: usize, memo: usize) {
+        let (n, cells) = (self.utility.len(), self.cells);
+        let w = &mut self.work;
+        let (q, f) = w.cells.split_at_mut(c);
+        let (reach, f) = f.split_at_mut(c);
+        let (pv, f) = f.split_at_mut(c);
+        let (lnv, f) = f.split_at_mut(c);
+        let (qc, f) = f.split_at_mut(c);
+        let (shq, f) = f.split_at_mut(c);
+        let (z, f) = f.split_at_mut(n);
+        let (m, lnd) = f.split_at_mut(n);
+        reach[..cells].fill(0.0);
+        for &x in &w.cell[..c] {
+            reach[x as usize] += 1.0;
+        }
+        let mut shared = 0;
+        for x in 0..cells {
+            reach[x] = if q[x] > 0.0 && reach[x] >= 2.0 {
+                shq[shared] = q[x];
+                shared += 1;
+                (shared - 1) as f64
             } else {
-                f64::NAN
+                -1.0
             };
         }
-        for (slot, &d) in lnd[..n].iter_mut().zip(self.discount) {
+        // Kept in place: each kind is written at or before where it is read.
+        let (mut private, mut kept) = (0, 0);
+        for i in 0..n {
+            let (a, b) = (w.item[i] as usize, w.item[i + 1] as usize);
+            w.item[i] = private as u32;
+            w.item[n + 1 + i] = kept as u32;
+            let (mut off, mut all) = (0.0, 0.0);
+            for j in a..b {
+                let (x, v) = (w.cell[j] as usize, w.value[j]);
+                all += v;
+                if q[x] == 0.0 {
+                    off += v;
+                } else if reach[x] < 0.0 {
+                    pv[private] = v;
+                    lnv[private] = libm::log(v);
+                    qc[private] = q[x];
+                    private += 1;
+                } else {
+                    w.cell[kept] = reach[x] as u32;
+                    w.value[kept] = v;
+                    kept += 1;
+                }
+            }
+            z[i] = off;
+            m[i] = all;
+        }
+        w.item[n] = private as u32;
+        w.item[2 * n + 1] = kept as u32;
+        for (slot, &d) in lnd.iter_mut().zip(self.discount) {
             *slot = libm::log(d);
         }
+        self.shared = shared;
+        // Masses equal to rounding (rows normalised in floating point) are taken as one,
+        // so that the ranking's mass, and with it every per-position term, does not
+        // depend on the order (the difference is below 1e-14 of the divergence).
+        let (lo, hi) = m.iter().fold((f64::INFINITY, 0.0f64), |(lo, hi), &x| {
+            (lo.min(x), hi.max(x))
+        });
+        self.mass = if lo > 0.0 && hi - lo <= 1e-14 * hi {
+            Some(m[0] * self.discount.iter().sum::<f64>())
+        } else {
+            None
+        };
+        let len = if self.mass.is_some() && w.memo.len() >= memo {
+            memo
+        } else {
+            0
+        };
+        let taken = core::mem::take(&mut w.memo);
+        w.memo = &mut taken[..len];
+        w.memo.fill(f64::NAN);
     }
 
     /// AWRF, NDCG and their product of `ranking`, averaged over sessions; `None` when
@@ -316,41 +418,66 @@ impl<'a> Awrf2022<'a> {
             ndcg: 0.0,
             product: 0.0,
         };
-        let cells = self.cells;
+        let c = self.contributions;
+        let (shp, f) = self.work.cells.split_at_mut(c);
+        let (_, f) = f.split_at_mut(c);
+        let (pv, f) = f.split_at(c);
+        let (lnv, f) = f.split_at(c);
+        let (qc, f) = f.split_at(c);
+        let (shq, f) = f.split_at(c);
+        let (z, f) = f.split_at(n);
+        let (m, lnd) = f.split_at(n);
+        let (item, cell, value) = (&*self.work.item, &*self.work.cell, &*self.work.value);
+        let memo = &mut *self.work.memo;
+        let (shp, shq) = (&mut shp[..self.shared], &shq[..self.shared]);
         for block in ranking.chunks_exact(n) {
-            let (q, rest) = self.work.cells.split_at_mut(cells);
-            let (p, rest) = rest.split_at_mut(cells);
-            let (lp, rest) = rest.split_at_mut(cells);
-            let (lnv, lnd) = rest.split_at(cells);
-            p.fill(0.0);
-            let mut dcg = 0.0;
-            for (r, &item) in block.iter().enumerate() {
-                let i = usize::from(item);
+            let (mut dcg, mut off, mut all) = (0.0, 0.0, 0.0);
+            for (r, &id) in block.iter().enumerate() {
+                let i = usize::from(id);
                 let d = self.discount[r];
                 if *self.utility.get(i)? > 0.0 {
                     dcg += d;
                 }
-                let (a, b) = (self.work.item[i] as usize, self.work.item[i + 1] as usize);
-                for (&cell, &v) in self.work.cell[a..b].iter().zip(&self.work.value[a..b]) {
-                    let cell = cell as usize;
-                    p[cell] += d * v;
-                    lp[cell] = lnd[r] + lnv[cell];
+                off += d * z[i];
+                all += d * m[i];
+            }
+            let mass = self.mass.unwrap_or(all);
+            let ln_mass = libm::log(mass);
+            // 0.5 [sum p ln p + sum q ln q - sum (p+q) ln((p+q)/2)]: `q ln q` and the
+            // target off the reachable cells (0.5 ln 2 each) known; `p ln 2` off the
+            // target; the private cells per (item, position); the shared ones summed.
+            let mut js = self.qlogq + (self.rest + off / mass) * LN_2;
+            shp.fill(0.0);
+            for (r, &id) in block.iter().enumerate() {
+                let i = usize::from(id);
+                let (a, b) = (item[i] as usize, item[i + 1] as usize);
+                let term = |d: f64, lnd: f64| {
+                    let mut t = 0.0;
+                    for ((&v, &lv), &qv) in pv[a..b].iter().zip(&lnv[a..b]).zip(&qc[a..b]) {
+                        let p = d * v / mass;
+                        if p > 0.0 {
+                            t += p * (lnd + lv - ln_mass);
+                        }
+                        t -= 2.0 * xlogx(0.5 * (p + qv));
+                    }
+                    t
+                };
+                js += match memo.get_mut(i * n + r) {
+                    Some(kept) if !kept.is_nan() => *kept,
+                    Some(kept) => {
+                        *kept = term(self.discount[r], lnd[r]);
+                        *kept
+                    }
+                    None => term(self.discount[r], lnd[r]),
+                };
+                let (a, b) = (item[n + 1 + i] as usize, item[n + 2 + i] as usize);
+                for (&x, &v) in cell[a..b].iter().zip(&value[a..b]) {
+                    shp[x as usize] += self.discount[r] * v;
                 }
             }
-            let mass: f64 = p.iter().sum();
-            let ln_mass = libm::log(mass);
-            // 0.5 [sum p ln p + sum q ln q - sum (p+q) ln((p+q)/2)] on the reachable
-            // cells, and 0.5 ln 2 per unit of target off them (`fill_logs`).
-            let mut js = self.qlogq + self.rest * LN_2;
-            for (((&pm, &qv), &lpm), &private) in p.iter().zip(q.iter()).zip(lp.iter()).zip(lnv) {
-                let pv = pm / mass;
-                js += if qv == 0.0 {
-                    pv * LN_2
-                } else if pv > 0.0 && private.is_finite() && lpm.is_finite() {
-                    pv * (lpm - ln_mass) - 2.0 * xlogx(0.5 * (pv + qv))
-                } else {
-                    xlogx(pv) - 2.0 * xlogx(0.5 * (pv + qv))
-                };
+            for (&p, &qv) in shp.iter().zip(shq) {
+                let p = p / mass;
+                js += xlogx(p) - 2.0 * xlogx(0.5 * (p + qv));
             }
             let awrf = 1.0 - 0.5 * js;
             let ndcg = dcg / self.ideal;

@@ -15,9 +15,8 @@ import numpy as np
 from ppg import _ppg
 from ppg._ppg import MAX_ITEMS
 
-#: The metrics a name may give: the core's (``_ppg.METRIC_NAMES``) but AWRF 2022, whose
-#: attributes Python does not take yet.
-METRICS = tuple(name for name in _ppg.METRIC_NAMES if name != "awrf2022")
+#: The metrics a name may give: the core's (``_ppg.METRIC_NAMES``).
+METRICS = tuple(_ppg.METRIC_NAMES)
 
 #: The largest value of an argument the extension holds in 32 bits (levels, epochs, ...).
 U32 = 2**32 - 1

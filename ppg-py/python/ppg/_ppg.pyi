@@ -28,6 +28,8 @@ def rerank_many(
     seed: int,
     seed_by_qid: bool,
     threads: int,
+    items: Optional["list[str]"] = None,
+    attributes: Optional[Tuple[str, Optional[str], Optional[str], "list[tuple[str, str]]"]] = None,
 ) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]: ...
 def frontier(
     label: np.ndarray,
@@ -87,6 +89,13 @@ def awrf(
     distribution: np.ndarray,
     trec: bool,
     depth: Optional[int] = None,
+) -> List[float]: ...
+def awrf2022(
+    ranking: "list[int]",
+    sessions: int,
+    utility: "list[float]",
+    items: "list[str]",
+    attributes: Tuple[str, Optional[str], Optional[str], "list[tuple[str, str]]"],
 ) -> List[float]: ...
 
 class Engine:

@@ -114,6 +114,8 @@ def rerank(
     named = isinstance(metric, str)
     if not named and not callable(metric):
         raise TypeError("metric: expected a metric name or a callable")
+    if metric == "awrf2022":
+        raise ValueError('metric: "awrf2022" needs the items\' attributes: ppg.rerank_frame(..., attributes=...) takes them')
     u = _checks.numbers(utility, "utility")
     n = len(u)
     _checks.list_length(n, "utility")

@@ -8,7 +8,7 @@ from typing import Any, Optional, Sequence
 import numpy as np
 import pandas as pd
 
-from ppg import _checks
+from ppg import _attributes, _checks
 from ppg import _ppg
 from ppg._ppg import rerank_many
 
@@ -66,6 +66,10 @@ def rerank_frame(
     ee_raw: bool = False,
     awrf_groups: Optional[int] = None,
     awrf_depth: Optional[int] = None,
+    attributes: Any = None,
+    attribute_background: Any = None,
+    attribute_target: Any = None,
+    attribute_unknown: Optional["dict[str, str]"] = None,
 ) -> Any:
     """Re-ranks every query of ``df`` and returns the rankings as rows
     ``qid, session, rank, item, certified, gap`` (sessions and ranks from 1), queries in
@@ -85,6 +89,14 @@ def rerank_frame(
     keywords are :func:`ppg.rerank`'s; ``awrf_groups`` (AWRF's population, uniform over
     that many groups) defaults to the groups of the whole frame, as ``ppg rerank`` counts
     a file's, so that a query lacking a group is scored as TREC 2021 scored it.
+
+    ``metric="awrf2022"`` is ``1 - AWRF x NDCG`` as TREC 2022 scored a ranking
+    (``ppg rerank --metric awrf2022``): the items' soft attributes come from
+    ``attributes`` (a path to the ``item attribute level weight`` table, or a DataFrame
+    with those columns, its items named as the ``item`` column's text), with
+    ``attribute_background`` or ``attribute_target`` and ``attribute_unknown`` as
+    :func:`ppg.metrics.awrf2022` takes them; the output equals ``ppg rerank`` with the
+    same files and flags. The ``group`` column is read as for every metric and not scored.
 
     The rows follow ``ppg rerank``'s rules (the same code checks them): ids neither
     missing, empty nor holding a NUL byte, utilities non-negative (below 1024 with
@@ -147,6 +159,7 @@ def rerank_frame(
         groups_known=None,
         options={k: arguments[k] for k in RECIPE},
         keep=keep,
+        attributes=_attribute_texts(metric, attributes, attribute_background, attribute_target, attribute_unknown),
     )
     if polars:
         import polars as pl
@@ -154,6 +167,20 @@ def rerank_frame(
         out = pl.from_pandas(out)
         query_costs = pl.from_pandas(query_costs.reset_index())
     return (out, query_costs) if costs else out
+
+
+def _attribute_texts(metric: Any, attributes: Any, background: Any, target: Any, unknown: Any) -> Any:
+    """``metric="awrf2022"``'s side data as the extension reads them; ``None`` for another
+    metric, which refuses them."""
+    if metric != "awrf2022":
+        given = [n for n, v in (("attributes", attributes), ("attribute_background", background),
+                                ("attribute_target", target), ("attribute_unknown", unknown)) if v is not None]
+        if given:
+            raise ValueError(f"{given[0]}: only metric=\"awrf2022\" reads the items' attributes")
+        return None
+    if attributes is None:
+        raise ValueError("attributes: metric=\"awrf2022\" needs the items' attributes (a path or a DataFrame)")
+    return _attributes.texts(attributes, background, target, unknown)
 
 
 def _pandas(df: Any) -> "tuple[pd.DataFrame, bool]":
@@ -221,6 +248,7 @@ def _rerank_rows(
     groups_known: Optional[Sequence[Any]],
     options: "dict[str, Any]",
     keep: Sequence[str] = (),
+    attributes: Any = None,
 ) -> "tuple[pd.DataFrame, pd.DataFrame]":
     """:func:`rerank_frame` (the rankings and the per-query costs); ``groups_known``
     lists every group name of the whole data set, in id order, when ``df`` is only part of
@@ -293,6 +321,8 @@ def _rerank_rows(
         _checks.seed_value(seed),
         seed_by == "qid",
         workers,
+        items=None if attributes is None else [str(x) for x in items.to_numpy()[order]],
+        attributes=attributes,
     )
     sessions = opts["sessions"]
     per_query = lengths * sessions

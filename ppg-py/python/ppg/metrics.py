@@ -3,8 +3,9 @@ with): EEL, DTR and NDCG@k, of one list (:func:`eel`, :func:`dtr`, :func:`ndcg`)
 every query of a frame (:func:`frame`).
 
 The TREC Fair Ranking measures of one list: expected exposure (:func:`expected_exposure`:
-EE-L, EE-D, EE-R as TREC 2020 scored them) and AWRF with its NDCG product (:func:`awrf`,
-TREC 2021/2022); docs/metrics.md gives the definitions.
+EE-L, EE-D, EE-R as TREC 2020 scored them), AWRF with its NDCG product as TREC 2021
+scored it (:func:`awrf`, one group per item) and as TREC 2022 did (:func:`awrf2022`, soft
+attributes with unknowns); docs/metrics.md gives the definitions.
 
 A ranking is a 1-D array of item indices (one session) or a 2-D ``(sessions, n)`` array,
 each row a permutation of ``0..n``; ``utility[i]`` and ``groups[i]`` describe item ``i``.
@@ -34,9 +35,9 @@ from typing import Any, Optional
 import numpy as np
 import pandas as pd
 
-from ppg import _checks, _ppg
+from ppg import _attributes, _checks, _ppg
 
-__all__ = ["eel", "dtr", "ndcg", "frame", "expected_exposure", "awrf"]
+__all__ = ["eel", "dtr", "ndcg", "frame", "expected_exposure", "awrf", "awrf2022"]
 
 
 def _ranking(ranking: Any, n: int) -> "tuple[np.ndarray, int]":
@@ -344,4 +345,39 @@ def awrf(
     if depth is not None:
         depth = _checks.integer(depth, "depth", 1, 65_535)
     v = _ppg.awrf(r, sessions, u, g, d, target is None, depth)
+    return dict(zip(("awrf", "ndcg", "product"), v))
+
+
+def awrf2022(
+    ranking: Any,
+    utility: Any,
+    items: Any,
+    attributes: Any,
+    *,
+    attribute_background: Any = None,
+    attribute_target: Any = None,
+    attribute_unknown: Optional["dict[str, str]"] = None,
+) -> "dict[str, float]":
+    """AWRF as TREC Fair Ranking 2022 scored a ranking (``ppg rerank --metric awrf2022``):
+    ``{"awrf": AWRF, "ndcg": NDCG, "product": AWRF x NDCG}``, each the mean over sessions.
+    ``items[i]`` names item ``i`` in ``attributes``, the long table ``item attribute level
+    weight`` (a path, or a DataFrame with those columns); an item missing from it has no
+    alignment and is dropped with its attention. The target is TREC's (the relevant
+    items' mean alignment, averaged 50/50 with ``attribute_background`` where given), or
+    the product of the marginals ``attribute_target``; ``attribute_unknown`` maps an
+    attribute to its unknown policy (``"level"``, the default, ``"drop"`` or
+    ``"uniform"``). The shapes are those of ``ppg rerank``'s flags of the same names
+    (``ppg._attributes``); a missing file or a bad line raises ``ValueError`` naming the
+    argument and the line."""
+    u = _checks.numbers(utility, "utility")
+    _checks.list_length(len(u), "utility")
+    _checks.utility(u, "utility", "awrf2022", False)
+    if isinstance(items, (str, bytes)):
+        raise TypeError("items: expected a sequence of item names, got a string")
+    names = [str(x) for x in items]
+    if len(names) != len(u):
+        raise ValueError(f"items: {len(names)} names for {len(u)} utilities")
+    r, sessions = _ranking(ranking, len(u))
+    texts = _attributes.texts(attributes, attribute_background, attribute_target, attribute_unknown)
+    v = _ppg.awrf2022(r.tolist(), sessions, u.tolist(), names, texts)
     return dict(zip(("awrf", "ndcg", "product"), v))
