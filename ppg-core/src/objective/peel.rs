@@ -254,9 +254,10 @@ pub(crate) fn peel(p: &Peel<'_>, out: &mut Matrix, accept: impl Fn(&[f64; ROWS])
 }
 
 /// Lattice runs (each an LLL reduction and its nearest points) one order of [`place`] may
-/// make (each order its own, so that the first does not spend the second's): with one vector per row, a later row has only the slots the earlier rows' one
-/// vector left, and on the graded file with 3 groups at 4 sessions it met its target in too
-/// few of them; other vectors of an earlier row at its target leave it other slots.
+/// make (each order its own, so that the first does not spend the second's): with one
+/// vector per row, a later row has only the slots the earlier rows' one vector left, and
+/// on the graded file with 3 groups at 4 sessions it met its target in too few of them;
+/// other vectors of an earlier row at its target leave it other slots.
 const LATTICE_RUNS: u32 = 24;
 
 /// The vectors of one row [`place`] tries at most before it gives the row up.
