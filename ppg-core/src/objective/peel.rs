@@ -23,8 +23,14 @@
 //! the graded file with 3 groups at 4 sessions this certifies 72.6 % of DTR's queries
 //! and 95.9 % of EEL's, whose tolerance in the totals is far looser.
 //!
+//! Where a row leads to no matrix the caller takes, the lattice's next vector at the row's
+//! target is tried in its place (a few a row): the later rows then have other slots.
+//!
 //! Nothing here proves anything: the caller's `accept` sees the totals and keeps the
 //! matrix only when its metric is within the tolerance of the proven bound.
+//!
+//! The file is about 530 lines, a fifth of them its test: the goals, the orders and the
+//! row-by-row descent share the one `Peel` problem and nothing else uses them.
 
 use super::bound::{MAX_BLOCKS, TOLERANCE};
 use super::lattice;
