@@ -98,12 +98,13 @@ pub fn refused(e: NameError) -> PyErr {
     }
 }
 
-/// The fairness metric named `name` (one that can be mixed with NDCG: not AWRF 2022).
+/// The fairness metric named `name` (any of the core's [`Metric`] names; the mix's own
+/// fairness is read as a [`Mixable`] by [`Options::spec`]).
 ///
 /// # Errors
-/// `ValueError` naming `argument` for a name other than "eel", "dtr", "ee" and "awrf".
+/// `ValueError` naming `argument` for a name that is not a fairness metric's.
 pub fn fairness(name: &str, argument: &str) -> PyResult<Metric> {
-    named::<Mixable>(name, argument).map(|m| m.0)
+    named::<Metric>(name, argument)
 }
 
 impl Options {
