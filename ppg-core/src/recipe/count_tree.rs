@@ -55,14 +55,17 @@ pub(crate) struct Ask<'a> {
     pub sessions: usize,
     pub window: (f64, f64),
     pub budget: u64,
+    /// The DCG of a fair ranking the caller has (`-inf`: none): the walk looks only for
+    /// more, which cuts most of the tree where that ranking is near the best.
+    pub floor: f64,
 }
 
 /// The walk's answer, in DCG summed over the sessions.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) struct Found {
-    /// The DCG of the best count vector found (`-inf` when none was).
+    /// The DCG of the best count vector found above the floor (`-inf` when none was).
     pub best: f64,
-    /// No count vector in the window has more DCG.
+    /// No count vector in the window has more DCG (nor more than the floor).
     pub upper: f64,
     /// The walk ended: `best` is the most relevant in the window.
     pub exact: bool,
@@ -102,23 +105,34 @@ pub(crate) fn most_relevant_counts(ask: &Ask<'_>, counts: Option<&mut [u32]>) ->
         table: [f64::NEG_INFINITY; TABLE],
         counts: [0; MAX_ITEMS],
         best_counts: [0; MAX_ITEMS],
-        best: f64::NEG_INFINITY,
+        best: ask.floor,
         open: f64::NEG_INFINITY,
+        found: false,
         nodes: 0,
         budget: ask.budget,
         stopped: false,
+        sums: Sums::build(exposure, cut, s),
+        best_tail: None,
     };
     walk.prepare();
     walk.visit(0, 0, 0.0, 0.0);
+    if let (Some(sums), Some((m, y))) = (&walk.sums, walk.best_tail) {
+        let from = sums.from;
+        sums.counts_of(exposure, m, y, &mut walk.best_counts[from..n]);
+    }
     if let Some(out) = counts {
-        if walk.best.is_finite() && out.len() >= n {
+        if walk.found && out.len() >= n {
             for (slot, &c) in out.iter_mut().zip(&walk.best_counts[..n]) {
                 *slot = u32::from(c);
             }
         }
     }
     Some(Found {
-        best: walk.best,
+        best: if walk.found {
+            walk.best
+        } else {
+            f64::NEG_INFINITY
+        },
         upper: if walk.stopped {
             walk.best.max(walk.open)
         } else {
@@ -145,12 +159,135 @@ struct Walk<'a> {
     table: [f64; TABLE],
     counts: [u8; MAX_ITEMS],
     best_counts: [u8; MAX_ITEMS],
+    /// The floor, then the best count vector's DCG.
     best: f64,
+    /// A count vector above the floor was found.
+    found: bool,
     /// The largest bound of a branch the budget left open.
     open: f64,
     nodes: u64,
     budget: u64,
     stopped: bool,
+    /// The last positions' sums, when they fit ([`Sums`]).
+    sums: Option<Sums>,
+    /// The placements and sum the table gave the best vector's last positions.
+    best_tail: Option<(usize, f64)>,
+}
+
+/// The most sums of [`Sums`]: `(32 + 1)^2`, two positions at 32 sessions, four at 4.
+const ENTRIES: usize = 1089;
+/// The most placements the table's positions take.
+const MAX_PLACED: usize = 64;
+/// The most positions the table covers.
+const MAX_TAIL: usize = 10;
+
+/// The sums of every count vector of the last positions (below the cut-off, where only
+/// the total matters), grouped by placements and sorted: one binary search answers a
+/// whole subtree of the walk (meet in the middle, as `objective/tail.rs` does for the
+/// fairness bound).
+struct Sums {
+    from: usize,
+    sessions: usize,
+    sums: [f64; ENTRIES],
+    start: [u16; MAX_PLACED + 2],
+}
+
+impl Sums {
+    fn build(exposure: &[f64], earliest: usize, sessions: usize) -> Option<Sums> {
+        let n = exposure.len();
+        let (mut t, mut size) = (0usize, 1usize);
+        while t < MAX_TAIL && earliest + t < n {
+            match size.checked_mul(sessions + 1) {
+                Some(next) if next <= ENTRIES => (t, size) = (t + 1, next),
+                _ => break,
+            }
+        }
+        if t < 2 || t * sessions > MAX_PLACED {
+            return None;
+        }
+        let from = n - t;
+        let mut table = Sums {
+            from,
+            sessions,
+            sums: [0.0; ENTRIES],
+            start: [0; MAX_PLACED + 2],
+        };
+        let exposure = &exposure[from..];
+        let mut cursor = [0u16; MAX_PLACED + 2];
+        each_vector(t, sessions, |digits| cursor[placed(digits) + 1] += 1);
+        for m in 0..=MAX_PLACED {
+            cursor[m + 1] += cursor[m];
+        }
+        table.start = cursor;
+        each_vector(t, sessions, |digits| {
+            let m = placed(digits);
+            table.sums[usize::from(cursor[m])] = sum(digits, exposure);
+            cursor[m] += 1;
+        });
+        for m in 0..=t * sessions {
+            let (a, b) = (usize::from(table.start[m]), usize::from(table.start[m + 1]));
+            table.sums[a..b].sort_unstable_by(f64::total_cmp);
+        }
+        Some(table)
+    }
+
+    /// A sum of `m` placements in `[lo, hi]`, if any.
+    fn within(&self, m: usize, lo: f64, hi: f64) -> Option<f64> {
+        if m + 1 >= self.start.len() {
+            return None;
+        }
+        let group = &self.sums[usize::from(self.start[m])..usize::from(self.start[m + 1])];
+        let i = group.partition_point(|&y| y < lo);
+        group.get(i).copied().filter(|&y| y <= hi)
+    }
+
+    /// Writes the counts of a vector of `m` placements summing to `y` bit for bit (one
+    /// the table holds).
+    fn counts_of(&self, exposure: &[f64], m: usize, y: f64, counts: &mut [u8]) {
+        let exposure = &exposure[self.from..];
+        let mut found = false;
+        each_vector(exposure.len(), self.sessions, |digits| {
+            if !found && placed(digits) == m && sum(digits, exposure).to_bits() == y.to_bits() {
+                counts.copy_from_slice(digits);
+                found = true;
+            }
+        });
+    }
+}
+
+/// The placements a vector of counts takes.
+fn placed(digits: &[u8]) -> usize {
+    digits.iter().map(|&d| usize::from(d)).sum()
+}
+
+/// A vector's sum, always in the same order (so that [`Sums::counts_of`] finds it again).
+fn sum(digits: &[u8], exposure: &[f64]) -> f64 {
+    digits
+        .iter()
+        .zip(exposure)
+        .map(|(&d, &e)| f64::from(d) * e)
+        .sum()
+}
+
+/// Calls `f` with every vector of `t` counts in `0..=sessions` (an odometer).
+fn each_vector(t: usize, sessions: usize, mut f: impl FnMut(&[u8])) {
+    let mut digits = [0u8; MAX_TAIL];
+    let digits = &mut digits[..t];
+    loop {
+        f(digits);
+        let mut i = 0;
+        loop {
+            if i == t {
+                return;
+            }
+            if usize::from(digits[i]) < sessions {
+                digits[i] += 1;
+                break;
+            }
+            digits[i] = 0;
+            i += 1;
+        }
+    }
 }
 
 impl Walk<'_> {
@@ -278,7 +415,24 @@ impl Walk<'_> {
         }
         if r == n {
             self.best = dcg;
+            self.found = true;
+            self.best_tail = None;
             self.best_counts[..n].copy_from_slice(&self.counts[..n]);
+            return;
+        }
+        if let Some(y) = self
+            .sums
+            .as_ref()
+            .filter(|t| t.from == r)
+            .and_then(|t| t.within(m, self.window.0 - x, self.window.1 - x))
+        {
+            self.best = dcg;
+            self.found = true;
+            self.best_tail = Some((m, y));
+            self.best_counts[..r].copy_from_slice(&self.counts[..r]);
+            return;
+        }
+        if self.sums.as_ref().is_some_and(|t| t.from == r) {
             return;
         }
         let first = m.saturating_sub(s * (n - r - 1));

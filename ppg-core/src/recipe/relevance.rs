@@ -222,7 +222,9 @@ fn certify(
                 .map(|(best, _)| best);
             // At two sessions or more with the order free: the count-vector walk's bound
             // (exact when it ends), the tighter of it and the dual.
-            let tree = (sessions > 1 && !recipe.intra)
+            // (Not where the returned rankings reach the dual already.)
+            let reached = dual.is_some_and(|d| achieved * scale >= d * (1.0 - 1e-12));
+            let tree = (sessions > 1 && !recipe.intra && !reached)
                 .then(|| {
                     let ask = count_tree::Ask {
                         gain: lists.gain,
@@ -231,18 +233,20 @@ fn certify(
                         sessions,
                         window: (lo, hi),
                         budget: TREE_BUDGET,
+                        floor: achieved * scale * (1.0 - 1e-12),
                     };
                     count_tree::most_relevant_counts(&ask, None)
                 })
                 .flatten();
             if let Some(found) = tree.filter(|f| f.exact) {
                 proven = true;
-                // Nothing in the window: the dual's, which says so too, or the returned.
+                // Nothing above the returned rankings: they are the most relevant.
                 Some(found.best.max(achieved * scale))
             } else {
+                let tree = tree.map(|t| t.upper.max(achieved * scale));
                 let walk = match (walk, tree) {
-                    (Some(b), Some(t)) => Some(b.min(t.upper)),
-                    (b, t) => b.or(t.map(|t| t.upper)),
+                    (Some(b), Some(t)) => Some(b.min(t)),
+                    (b, t) => b.or(t),
                 };
                 match (dual, walk) {
                     (Some(a), Some(b)) => Some(a.min(b)),
