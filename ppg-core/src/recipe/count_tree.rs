@@ -36,6 +36,11 @@
 //! argument fails: the caller does not ask then. Limits (a property of the query alone,
 //! so every door gets the same answer): [`MAX_ITEMS`] items, [`MAX_SESSIONS`] sessions and
 //! [`TABLE`] states of the programme.
+//!
+//! A little over 400 lines: the walk, its programme and the argument that justifies them
+//! are one algorithm; the table of the last positions' sums is `tail_sums.rs`.
+
+use super::tail_sums::Sums;
 
 /// The longest list the walk takes (its counts and sums live on the stack).
 pub(crate) const MAX_ITEMS: usize = 128;
@@ -172,122 +177,6 @@ struct Walk<'a> {
     sums: Option<Sums>,
     /// The placements and sum the table gave the best vector's last positions.
     best_tail: Option<(usize, f64)>,
-}
-
-/// The most sums of [`Sums`]: `(32 + 1)^2`, two positions at 32 sessions, four at 4.
-const ENTRIES: usize = 1089;
-/// The most placements the table's positions take.
-const MAX_PLACED: usize = 64;
-/// The most positions the table covers.
-const MAX_TAIL: usize = 10;
-
-/// The sums of every count vector of the last positions (below the cut-off, where only
-/// the total matters), grouped by placements and sorted: one binary search answers a
-/// whole subtree of the walk (meet in the middle, as `objective/tail.rs` does for the
-/// fairness bound).
-struct Sums {
-    from: usize,
-    sessions: usize,
-    sums: [f64; ENTRIES],
-    start: [u16; MAX_PLACED + 2],
-}
-
-impl Sums {
-    fn build(exposure: &[f64], earliest: usize, sessions: usize) -> Option<Sums> {
-        let n = exposure.len();
-        let (mut t, mut size) = (0usize, 1usize);
-        while t < MAX_TAIL && earliest + t < n {
-            match size.checked_mul(sessions + 1) {
-                Some(next) if next <= ENTRIES => (t, size) = (t + 1, next),
-                _ => break,
-            }
-        }
-        if t < 2 || t * sessions > MAX_PLACED {
-            return None;
-        }
-        let from = n - t;
-        let mut table = Sums {
-            from,
-            sessions,
-            sums: [0.0; ENTRIES],
-            start: [0; MAX_PLACED + 2],
-        };
-        let exposure = &exposure[from..];
-        let mut cursor = [0u16; MAX_PLACED + 2];
-        each_vector(t, sessions, |digits| cursor[placed(digits) + 1] += 1);
-        for m in 0..=MAX_PLACED {
-            cursor[m + 1] += cursor[m];
-        }
-        table.start = cursor;
-        each_vector(t, sessions, |digits| {
-            let m = placed(digits);
-            table.sums[usize::from(cursor[m])] = sum(digits, exposure);
-            cursor[m] += 1;
-        });
-        for m in 0..=t * sessions {
-            let (a, b) = (usize::from(table.start[m]), usize::from(table.start[m + 1]));
-            table.sums[a..b].sort_unstable_by(f64::total_cmp);
-        }
-        Some(table)
-    }
-
-    /// A sum of `m` placements in `[lo, hi]`, if any.
-    fn within(&self, m: usize, lo: f64, hi: f64) -> Option<f64> {
-        if m + 1 >= self.start.len() {
-            return None;
-        }
-        let group = &self.sums[usize::from(self.start[m])..usize::from(self.start[m + 1])];
-        let i = group.partition_point(|&y| y < lo);
-        group.get(i).copied().filter(|&y| y <= hi)
-    }
-
-    /// Writes the counts of a vector of `m` placements summing to `y` bit for bit (one
-    /// the table holds).
-    fn counts_of(&self, exposure: &[f64], m: usize, y: f64, counts: &mut [u8]) {
-        let exposure = &exposure[self.from..];
-        let mut found = false;
-        each_vector(exposure.len(), self.sessions, |digits| {
-            if !found && placed(digits) == m && sum(digits, exposure).to_bits() == y.to_bits() {
-                counts.copy_from_slice(digits);
-                found = true;
-            }
-        });
-    }
-}
-
-/// The placements a vector of counts takes.
-fn placed(digits: &[u8]) -> usize {
-    digits.iter().map(|&d| usize::from(d)).sum()
-}
-
-/// A vector's sum, always in the same order (so that [`Sums::counts_of`] finds it again).
-fn sum(digits: &[u8], exposure: &[f64]) -> f64 {
-    digits
-        .iter()
-        .zip(exposure)
-        .map(|(&d, &e)| f64::from(d) * e)
-        .sum()
-}
-
-/// Calls `f` with every vector of `t` counts in `0..=sessions` (an odometer).
-fn each_vector(t: usize, sessions: usize, mut f: impl FnMut(&[u8])) {
-    let mut digits = [0u8; MAX_TAIL];
-    let digits = &mut digits[..t];
-    loop {
-        f(digits);
-        let mut i = 0;
-        loop {
-            if i == t {
-                return;
-            }
-            if usize::from(digits[i]) < sessions {
-                digits[i] += 1;
-                break;
-            }
-            digits[i] = 0;
-            i += 1;
-        }
-    }
 }
 
 impl Walk<'_> {
@@ -455,16 +344,16 @@ impl Walk<'_> {
         last: usize,
     ) {
         let mut bounds = [f64::NEG_INFINITY; MAX_SESSIONS + 1];
-        for c in first..=last {
+        for (c, slot) in bounds.iter_mut().enumerate().take(last + 1).skip(first) {
             if self.fits(r, p, c) {
-                bounds[c] = dcg + self.here(r, p, c) + self.bound_at(r + 1, p + c);
+                *slot = dcg + self.here(r, p, c) + self.bound_at(r + 1, p + c);
             }
         }
         loop {
-            let mut pick = None;
-            for c in first..=last {
-                if bounds[c] > pick.map_or(f64::NEG_INFINITY, |(_, b)| b) {
-                    pick = Some((c, bounds[c]));
+            let mut pick: Option<(usize, f64)> = None;
+            for (c, &b) in bounds.iter().enumerate().take(last + 1).skip(first) {
+                if b > pick.map_or(f64::NEG_INFINITY, |(_, x)| x) {
+                    pick = Some((c, b));
                 }
             }
             let Some((c, b)) = pick else { break };

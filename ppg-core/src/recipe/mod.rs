@@ -27,6 +27,7 @@ pub mod cost;
 mod count_tree;
 mod lex;
 pub mod relevance;
+mod tail_sums;
 
 pub use cost::{AnyDtr, Cost, CostSpec, Metric, Tables};
 pub use relevance::{certify_relevance, certify_relevance_ranked, Relevance};
