@@ -343,20 +343,29 @@ impl Walk<'_> {
         first: usize,
         last: usize,
     ) {
-        let mut bounds = [f64::NEG_INFINITY; MAX_SESSIONS + 1];
-        for (c, slot) in bounds.iter_mut().enumerate().take(last + 1).skip(first) {
-            if self.fits(r, p, c) {
-                *slot = dcg + self.here(r, p, c) + self.bound_at(r + 1, p + c);
+        // The children whose totals can still meet the window (most cannot, deep in the
+        // tree), with their bounds; then taken highest bound first.
+        let m = self.sessions * self.k0 - p;
+        let mut kids = [(0u8, f64::NEG_INFINITY); MAX_SESSIONS + 1];
+        let mut len = 0;
+        for c in first..=last {
+            if !self.fits(r, p, c) {
+                continue;
+            }
+            let (lo, hi) = self.range(r + 1, m - c);
+            let here = x + c as f64 * self.exposure[r];
+            if here + lo > self.window.1 || here + hi < self.window.0 {
+                continue;
+            }
+            let b = dcg + self.here(r, p, c) + self.bound_at(r + 1, p + c);
+            if b > self.best + 1e-12 * self.best.abs() {
+                kids[len] = (c as u8, b);
+                len += 1;
             }
         }
-        loop {
-            let mut pick: Option<(usize, f64)> = None;
-            for (c, &b) in bounds.iter().enumerate().take(last + 1).skip(first) {
-                if b > pick.map_or(f64::NEG_INFINITY, |(_, x)| x) {
-                    pick = Some((c, b));
-                }
-            }
-            let Some((c, b)) = pick else { break };
+        let kids = &mut kids[..len];
+        kids.sort_unstable_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        for &(c, b) in kids.iter() {
             if b <= self.best + 1e-12 * self.best.abs() {
                 break;
             }
@@ -365,7 +374,7 @@ impl Walk<'_> {
                 self.open = self.open.max(b);
                 break;
             }
-            bounds[c] = f64::NEG_INFINITY;
+            let c = usize::from(c);
             self.counts[r] = c as u8;
             let next = x + c as f64 * self.exposure[r];
             self.visit(r + 1, p + c, next, dcg + self.here(r, p, c));
