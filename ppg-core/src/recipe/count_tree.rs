@@ -346,7 +346,7 @@ impl Walk<'_> {
         // The children whose totals can still meet the window (most cannot, deep in the
         // tree), with their bounds; then taken highest bound first.
         let m = self.sessions * self.k0 - p;
-        let mut kids = [(0u8, f64::NEG_INFINITY); MAX_SESSIONS + 1];
+        let mut kids = [(0u8, f64::NEG_INFINITY, 0.0); MAX_SESSIONS + 1];
         let mut len = 0;
         for c in first..=last {
             if !self.fits(r, p, c) {
@@ -357,15 +357,16 @@ impl Walk<'_> {
             if here + lo > self.window.1 || here + hi < self.window.0 {
                 continue;
             }
-            let b = dcg + self.here(r, p, c) + self.bound_at(r + 1, p + c);
+            let adds = self.here(r, p, c);
+            let b = dcg + adds + self.bound_at(r + 1, p + c);
             if b > self.best + 1e-12 * self.best.abs() {
-                kids[len] = (c as u8, b);
+                kids[len] = (c as u8, b, adds);
                 len += 1;
             }
         }
         let kids = &mut kids[..len];
         kids.sort_unstable_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-        for &(c, b) in kids.iter() {
+        for &(c, b, adds) in kids.iter() {
             if b <= self.best + 1e-12 * self.best.abs() {
                 break;
             }
@@ -377,7 +378,7 @@ impl Walk<'_> {
             let c = usize::from(c);
             self.counts[r] = c as u8;
             let next = x + c as f64 * self.exposure[r];
-            self.visit(r + 1, p + c, next, dcg + self.here(r, p, c));
+            self.visit(r + 1, p + c, next, dcg + adds);
         }
     }
 
