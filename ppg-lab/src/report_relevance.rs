@@ -13,7 +13,8 @@ best (docs/metrics.md, "The most relevant optimum"). At two sessions or more wit
 order within groups free (the default), a walk over the fairness bound's count vectors
 (`ppg-core/src/recipe/count_tree.rs`, 20,000 nodes) finds the most relevant count vector
 of the fair window and, where it ends, proves it. Measured 2026-11-28 on the shared 2-core
-VM; before = main at 0eecec3, after = this change; grown PPG (`ppg-intra-grow`, the
+VM; before = main at 0eecec3, after = the walk (measured at f93e1f5; the later commits
+only make its nodes cheaper, same rankings on graded DTR 4 and 32); grown PPG (`ppg-intra-grow`, the
 target) is the same in both. Fairness / NDCG@10, and the mean relevance gap (`ndcg_gap`,
 certified queries) with the queries whose bound is exact.
 
