@@ -47,6 +47,7 @@ mod methods;
 mod plot;
 mod published;
 mod report;
+mod report_relevance;
 mod report_trec;
 mod reproduce;
 pub mod shapes;
