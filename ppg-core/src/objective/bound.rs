@@ -528,6 +528,9 @@ impl Search<'_, '_> {
 
     /// The table's best completions of `x` with `m` placements left: the sums nearest the
     /// rest of the way to the centre on either side (the metric is unimodal).
+    /// Inlined: called at every tail lookup, and a call there took 3.5 % more instructions
+    /// (TREC 2019's DTR at 32 sessions).
+    #[inline(always)]
     fn look_up(&mut self, tail: &Tail, m: usize, x: f64) {
         for y in tail.nearest(m, self.centre - x).into_iter().flatten() {
             self.leaf(x + y, Some((m, y)));
@@ -601,7 +604,6 @@ impl Search<'_, '_> {
     /// Whether a complete count vector of total `x` is the best so far: then its metric is
     /// the best value (the caller keeps its counts), and the search stops when that meets
     /// the hull bound.
-    #[inline(always)]
     fn better(&mut self, x: f64) -> bool {
         let value = self.at(x);
         // A NaN metric is never kept.
