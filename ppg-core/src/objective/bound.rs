@@ -118,7 +118,7 @@ const SPARSE: usize = 2;
 /// The most sessions at which the long walk answers its sparse subtrees at once. Where a
 /// position holds up to many placements, subtrees with two or fewer left are a small share
 /// of the walk, and the test costs at every node: TREC 2019's DTR at 32 sessions took 1.8 %
-/// more instructions with it (the production-shaped files at 4 sessions: 6-8 % fewer).
+/// more instructions with it (the production-shaped files at 4 sessions: 6 % and 9 % fewer).
 const SPARSE_SESSIONS: usize = 8;
 
 /// The longest list whose walk keeps its count vectors on the stack when the caller lends
