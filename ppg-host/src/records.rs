@@ -232,6 +232,11 @@ impl<'a> Fields<'a> {
         self.ranges.len()
     }
 
+    /// Whether a field holds a NUL byte (one search of the line).
+    pub(crate) fn has_nul(&self) -> bool {
+        memchr::memchr(0, self.text.as_bytes()).is_some()
+    }
+
     pub(crate) fn get(&self, k: usize) -> Option<&'a str> {
         (k < self.len()).then(|| self.field(k))
     }
