@@ -60,7 +60,11 @@ impl Ids {
     /// earlier index has, and the first index with that id. `table` is scratch kept from
     /// call to call; `hasher` hashes the ids (a keyed one: a file cannot choose ids that
     /// collide).
-    pub fn repeated(&self, table: &mut Vec<u32>, hasher: &impl BuildHasher) -> Option<(usize, usize)> {
+    pub fn repeated(
+        &self,
+        table: &mut Vec<u32>,
+        hasher: &impl BuildHasher,
+    ) -> Option<(usize, usize)> {
         const EMPTY: u32 = u32::MAX;
         let size = (2 * self.len()).next_power_of_two();
         table.clear();
@@ -113,7 +117,7 @@ impl<S: AsRef<str>> FromIterator<S> for Ids {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::collections::hash_map::RandomState;
+    use foldhash::fast::RandomState;
 
     #[test]
     fn ids_come_back_as_pushed_empty_ones_included() {
@@ -125,7 +129,7 @@ mod tests {
 
     #[test]
     fn the_first_repeat_is_the_earliest_second_occurrence_with_its_first() {
-        let hasher = RandomState::new();
+        let hasher = RandomState::default();
         let mut table = Vec::new();
         let cases: [(&[&str], Option<(usize, usize)>); 5] = [
             (&["x", "y", "z"], None),

@@ -8,7 +8,7 @@
 //!   grow with the input; [`ids`] holds a query's item ids in one buffer; [`records`]
 //!   gives it the input's lines split into fields (memchr over one buffer), numbered,
 //!   and stops at a line longer than its limit before the line is held; [`quote`] quotes
-//!   input text in error messages, escaped and cut short.
+//!   input text in error messages, escaped and cut short; `decimal` reads its numbers.
 //! - Costs and one query: [`cost`] builds the costs the optimisers minimise
 //!   (`ppg_core::recipe::cost`) from a query's columns, their tables and the protocol's
 //!   evaluation; [`optimise`] runs one query through PPG or Plackett-Luce, with the
@@ -43,6 +43,7 @@ pub mod arg;
 pub mod attributes;
 pub mod budget;
 pub mod cost;
+mod decimal;
 pub mod error;
 pub mod finished;
 pub mod ids;

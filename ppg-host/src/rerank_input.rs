@@ -33,9 +33,10 @@
 //! would sit apart from the checks that apply them. Their unit tests are `tests.rs` beside
 //! it.
 
-use std::collections::hash_map::RandomState;
 use std::collections::HashMap;
 use std::io::Read;
+
+use foldhash::fast::RandomState;
 
 use crate::finished::{self, Finished, Split};
 pub use crate::ids::Ids;
@@ -174,7 +175,7 @@ impl<R: Read> Reader<R> {
             },
             pending: None,
             last_len: (0, 0),
-            seen: (Vec::new(), RandomState::new()),
+            seen: (Vec::new(), RandomState::default()),
             finished: Finished::new(window),
             done: false,
         })
@@ -374,7 +375,8 @@ impl Rules {
         }
         let c = &self.columns;
         for column in [c.qid, c.item] {
-            check_id(&self.header[column], fields.field(column))
+            // No NUL byte in the line: only the blank rule is left.
+            check_blank(&self.header[column], fields.field(column))
                 .map_err(|why| InputError::at(line, why))?;
         }
         let score = self.number(fields, c.score, line)?;
@@ -396,7 +398,7 @@ impl Rules {
     fn number(&self, fields: &Fields, column: usize, line: usize) -> Result<f64, InputError> {
         let text = fields.field(column);
         let name = &self.header[column];
-        match text.trim_ascii().parse::<f64>() {
+        match crate::decimal::parse(text.trim_ascii()) {
             Ok(x) if x.is_finite() => Ok(x),
             Ok(_) => Err(InputError::at(
                 line,
@@ -444,6 +446,11 @@ pub fn check_id(column: &str, id: &str) -> Result<(), String> {
     if id.contains('\0') {
         return Err(format!("a NUL byte in {column}"));
     }
+    check_blank(column, id)
+}
+
+/// The blank part of [`check_id`].
+fn check_blank(column: &str, id: &str) -> Result<(), String> {
     // Most ids start with a printable ASCII byte: not blank, whatever follows.
     if id.as_bytes().first().is_some_and(u8::is_ascii_graphic) {
         return Ok(());
