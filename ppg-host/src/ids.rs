@@ -1,7 +1,8 @@
 //! The item ids of one query in one buffer: the ids end to end in a `String` and where
-//! each ends, so that reading a query allocates per query rather than per row (an owned
-//! `String` per item was a quarter of the one-group pass-through's instructions,
-//! docs/performance.md). [`Ids::repeated`] finds an id given twice by hashing, not sorting.
+//! each ends, so that reading a query allocates per query rather than per row (`malloc`
+//! and `free`, for an owned `String` per item the most, were a quarter of the one-group
+//! pass-through's time, docs/performance.md). [`Ids::repeated`] finds an id given twice
+//! by hashing, not sorting.
 
 use std::hash::BuildHasher;
 use std::ops::Index;
