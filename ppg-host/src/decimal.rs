@@ -124,7 +124,7 @@ mod tests {
                     text.push('.');
                 }
                 text.push(char::from(b'0' + (y % 10) as u8));
-                y = y / 10 ^ x.rotate_left(k as u32);
+                y = (y / 10) ^ x.rotate_left(k as u32);
             }
             same(&text);
         }

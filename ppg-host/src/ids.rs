@@ -132,7 +132,8 @@ mod tests {
     fn the_first_repeat_is_the_earliest_second_occurrence_with_its_first() {
         let hasher = RandomState::default();
         let mut table = Vec::new();
-        let cases: [(&[&str], Option<(usize, usize)>); 5] = [
+        // The ids, and the first repeat (again, first).
+        let cases: [(&[&str], _); 5] = [
             (&["x", "y", "z"], None),
             (&[], None),
             (&["a", "b", "a", "b", "a"], Some((2, 0))),

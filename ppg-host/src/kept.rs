@@ -74,3 +74,62 @@ pub(crate) fn with_engine<T>(
     }
     Ok(out)
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::cost::{CostSpec, Metric};
+    use crate::rerank_query::{Method, RerankSpec, Reranker, Rows};
+    use ppg_core::objective::RankStart;
+    use ppg_core::Recipe;
+
+    type Columns = (Vec<f64>, Vec<f64>, Vec<u8>);
+
+    fn rows((score, utility, group): &Columns) -> Rows<'_> {
+        Rows {
+            score,
+            utility,
+            group,
+        }
+    }
+
+    /// Queries of two lengths, one or two groups, in turn on one thread: every query's
+    /// outcome on the kept engine (used before by other queries) is the one a new engine
+    /// gives it.
+    #[test]
+    fn a_kept_engine_reranks_as_a_new_one() {
+        for (metric, sessions) in [(Metric::Eel, 1), (Metric::Eel, 4), (Metric::Dtr, 3)] {
+            let spec = RerankSpec {
+                cost: CostSpec::new(metric, 2, None),
+                recipe: Recipe::recommended(),
+                sessions,
+                seed: 11,
+                method: Method::Ppg,
+                rank_start: RankStart::One,
+            };
+            let reranker = Reranker::new(spec, 32);
+            let queries: Vec<Columns> = (0..12usize)
+                .map(|query| {
+                    let n = if query % 5 == 0 { 9 } else { 14 };
+                    let score: Vec<f64> = (0..n).map(|k| ((k * 7 + query) % 11) as f64).collect();
+                    let utility = score.iter().map(|s| s / 10.0 + 0.05).collect();
+                    let group = (0..n)
+                        .map(|k| u8::from(query % 4 != 1 && k % 3 == 0))
+                        .collect();
+                    (score, utility, group)
+                })
+                .collect();
+            let new: Vec<_> = (0..queries.len())
+                .map(|q| reranker.rerank_alone(&rows(&queries[q]), reranker.seed(q)))
+                .map(Result::unwrap)
+                .collect();
+            for (q, want) in new.iter().enumerate() {
+                let kept = reranker.rerank_kept(&rows(&queries[q]), reranker.seed(q), usize::MAX);
+                assert_eq!(
+                    &kept.unwrap(),
+                    want,
+                    "{metric:?}, {sessions} sessions, query {q}"
+                );
+            }
+        }
+    }
+}
