@@ -98,10 +98,10 @@ fn check_queries(bytes: &[u8], queries: &[InputQuery], max_groups: usize) {
             q.qid
         );
         let mut items = HashSet::new();
-        for item in &q.items {
+        for item in q.items.iter() {
             check_id(item);
             assert!(
-                items.insert(item.as_str()),
+                items.insert(item),
                 "item {item:?} twice in {:?}",
                 q.qid
             );

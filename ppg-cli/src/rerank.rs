@@ -136,7 +136,15 @@ pub fn run(args: &RerankArgs) -> Result<()> {
         }
         None => None,
     };
-    let reporting = report.is_some();
+    let workers = Workers {
+        path: &path,
+        reranker: &reranker,
+        budget: &budget,
+        // Each worker keeps its engine between queries when it is small: in all at most
+        // 1/64 of --memory outside the budget, as the longest line read.
+        keep: usize::try_from(memory / 64 / threads as u64).unwrap_or(usize::MAX),
+        reporting: report.is_some(),
+    };
     let (mut certified, mut bounded, mut largest_gap) = (0usize, 0usize, 0.0f64);
     let bar = progress::new(args.progress.show(), "rerank", None, "queries");
     let (mut queries, mut items, mut skipped) = (0usize, 0usize, 0usize);
@@ -157,7 +165,7 @@ pub fn run(args: &RerankArgs) -> Result<()> {
         read,
         pipeline::WINDOW_PER_THREAD * threads,
         &pool,
-        |task| done(task, &path, &reranker, &budget, args, reporting),
+        |task| done(task, &workers, args),
         |task, done| {
             let (q, r) = (&task.query, &done.reranked);
             if args.verbose && r.is_undefined() {
@@ -291,7 +299,8 @@ fn task(c: &Checks, index: usize, mut query: InputQuery, groups: &[String]) -> R
 /// Re-ranks one query ([`Reranker::rerank_alone`]) once the budget holds its engine.
 /// A cost that is not finite for some ranking is a property of the query's utilities:
 /// bad input at the query's lines.
-fn rerank_one(task: &Task, path: &str, reranker: &Reranker, budget: &Budget) -> Result<Reranked> {
+fn rerank_one(task: &Task, w: &Workers) -> Result<Reranked> {
+    let (path, reranker) = (w.path, w.reranker);
     let q = &task.query;
     let rows = Rows {
         score: &q.score,
@@ -299,16 +308,16 @@ fn rerank_one(task: &Task, path: &str, reranker: &Reranker, budget: &Budget) -> 
         group: &q.group,
     };
     let _permit = reranker.needs_engine(&rows).then(|| {
-        let permit = budget.take(task.engine_bytes);
+        let permit = w.budget.take(task.engine_bytes);
         pause::at("optimising");
         permit
     });
     let seed = reranker.seed(task.index);
     if reranker.spec().attributes.is_some() {
-        let items: Vec<&str> = q.items.iter().map(String::as_str).collect();
+        let items: Vec<&str> = q.items.iter().collect();
         ppg_host::rerank_attributes::rerank_alone(reranker, &rows, &items, seed)
     } else {
-        reranker.rerank_alone(&rows, seed)
+        reranker.rerank_kept(&rows, seed, w.keep)
     }
     .map_err(|e| match e {
         Failure::Exact(e) => Error::Failed(format!("query \"{}\": {e}", q.qid)),
@@ -335,6 +344,17 @@ fn rerank_one(task: &Task, path: &str, reranker: &Reranker, budget: &Budget) -> 
     })
 }
 
+/// What the workers share: the request and where its parts come from.
+struct Workers<'a> {
+    path: &'a str,
+    reranker: &'a Reranker,
+    budget: &'a Budget,
+    /// The largest engine a worker keeps for its next query, in bytes.
+    keep: usize,
+    /// Whether `--report` is written.
+    reporting: bool,
+}
+
 /// A query re-ranked, and its lines of the output and of `--report`, laid out on the
 /// worker that re-ranked it: the thread that writes only copies them out in input order.
 struct Done {
@@ -344,19 +364,12 @@ struct Done {
 }
 
 /// Re-ranks `task` ([`rerank_one`]) and formats what is written of it.
-fn done(
-    task: &Task,
-    path: &str,
-    reranker: &Reranker,
-    budget: &Budget,
-    args: &RerankArgs,
-    report: bool,
-) -> Result<Done> {
-    let r = rerank_one(task, path, reranker, budget)?;
+fn done(task: &Task, w: &Workers, args: &RerankArgs) -> Result<Done> {
+    let r = rerank_one(task, w)?;
     let q = &task.query;
     let mut rows = Vec::with_capacity(args.sessions * q.len() * (q.qid.len() + 16));
     write_query(&mut rows, q, &r, args);
-    let report = report.then(|| {
+    let report = w.reporting.then(|| {
         // The relevance certificate, of NDCG@k of the utility (the only relevance the
         // recipe knows): empty for a query passed through.
         let relevance = (q.len() > 1 && !r.is_undefined())
@@ -366,7 +379,7 @@ fn done(
                     utility: &task.utility,
                     group: &q.group,
                 };
-                reranker
+                w.reranker
                     .relevance(&rows, &task.utility, &r, args.ndcg_k.max(1))
                     .ok()
             })
@@ -386,7 +399,7 @@ fn write_query(out: &mut Vec<u8>, q: &InputQuery, r: &Reranked, args: &RerankArg
     let n = q.len();
     for s in 0..args.sessions {
         let ranking = r.rankings[s * n..(s + 1) * n].iter();
-        let items = ranking.map(|&item| q.items[usize::from(item)].as_str());
+        let items = ranking.map(|&item| &q.items[usize::from(item)]);
         RunFormat::from(args.run_format).write_ranking(out, &q.qid, s + 1, items, &args.run_id);
     }
 }

@@ -5,10 +5,10 @@
 //! - Reading and checking a table of queries: [`rerank_input`] reads `ppg rerank`'s
 //!   input one query at a time (and from bytes, for the fuzz target); [`finished`] keeps
 //!   the queries that reader has finished, to find a split query in memory that does not
-//!   grow with the input; [`records`] gives it the input's lines split into fields
-//!   (memchr over one buffer), numbered, and stops at a line longer than its limit
-//!   before the line is held; [`quote`] quotes input text in error messages, escaped and
-//!   cut short.
+//!   grow with the input; [`ids`] holds a query's item ids in one buffer; [`records`]
+//!   gives it the input's lines split into fields (memchr over one buffer), numbered,
+//!   and stops at a line longer than its limit before the line is held; [`quote`] quotes
+//!   input text in error messages, escaped and cut short; `decimal` reads its numbers.
 //! - Costs and one query: [`cost`] builds the costs the optimisers minimise
 //!   (`ppg_core::recipe::cost`) from a query's columns, their tables and the protocol's
 //!   evaluation; [`optimise`] runs one query through PPG or Plackett-Luce, with the
@@ -17,7 +17,8 @@
 //!   `ppg rerank` and the Python package build once, the [`rerank_query::Reranker`] that
 //!   checks and re-ranks each query with it, and the mechanics of one query, through the
 //!   core's recipe (`ppg_core::Ppg::rerank`) or its exact optimum (`--method exact`). The
-//!   seeds of sub-tasks are the core's (`ppg_core::seed`).
+//!   seeds of sub-tasks are the core's (`ppg_core::seed`). `kept` keeps a worker's
+//!   engine from one query to the next.
 //! - Running many queries: [`pipeline`] reads them on a thread of its own, runs them in
 //!   batches of a bounded window on a pool and writes the results in input order;
 //!   [`threads`] builds the rayon pool; [`budget`] shares one memory budget between the
@@ -45,10 +46,13 @@ pub mod arg;
 pub mod attributes;
 pub mod budget;
 pub mod cost;
+mod decimal;
 pub mod error;
 pub mod finished;
 pub mod frontier;
+pub mod ids;
 pub mod interrupt;
+mod kept;
 pub mod optimise;
 pub mod output;
 pub mod pause;

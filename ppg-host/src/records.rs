@@ -4,8 +4,8 @@
 //!
 //! A line is the bytes before a `\n` (its `\r`, if any, left out of its last field), its
 //! fields the bytes between tabs; quotes are ordinary text. The reader holds a buffer of
-//! the input and finds newlines and tabs with `memchr`: a line is a slice of the buffer,
-//! its fields offsets into it, and nothing is allocated per line. It replaced the csv
+//! the input and finds newlines with `memchr` (tabs by a loop over the line): a line is a
+//! slice of the buffer, its fields offsets into it, and nothing is allocated per line. It replaced the csv
 //! crate (with a reader that counted every byte against the line limit in front of it),
 //! whose state machine looked at each byte and which needed two newlines chained around
 //! the input to number lines and to keep a byte-order mark. Measured in
@@ -72,6 +72,8 @@ pub(crate) struct Records<R: Read> {
     record: Range<usize>,
     /// The range of each field of that line in it (a `\r` at its end in none).
     fields: Vec<Range<usize>>,
+    /// Whether a field of that line holds a NUL byte.
+    nul: bool,
     /// The number of the line last read.
     pub(crate) line: usize,
     /// The number of the line the next read starts.
@@ -90,6 +92,7 @@ impl<R: Read> Records<R> {
             longest,
             record: 0..0,
             fields: Vec::new(),
+            nul: false,
             line: 0,
             next_line: 1,
         }
@@ -106,14 +109,23 @@ impl<R: Read> Records<R> {
             if line.is_empty() {
                 continue;
             }
-            // Each field's range, found once: a row asks for its fields several times.
+            // Each field's range, found once: a row asks for its fields several times. One
+            // pass over the line's bytes finds its tabs and any NUL byte: on lines of a few
+            // dozen bytes a loop costs less than a memchr call per tab.
             let bytes = &self.buf[line.clone()];
             let end = bytes.len() - usize::from(bytes.ends_with(b"\r"));
             self.fields.clear();
+            self.nul = false;
             let mut start = 0;
-            for tab in memchr::memchr_iter(b'\t', &bytes[..end]) {
-                self.fields.push(start..tab);
-                start = tab + 1;
+            for (k, &b) in bytes[..end].iter().enumerate() {
+                if b <= b'\t' {
+                    if b == b'\t' {
+                        self.fields.push(start..k);
+                        start = k + 1;
+                    } else {
+                        self.nul |= b == 0;
+                    }
+                }
             }
             self.fields.push(start..end);
             self.record = line;
@@ -204,6 +216,7 @@ impl<R: Read> Records<R> {
         Ok(Fields {
             text,
             ranges: &self.fields,
+            nul: self.nul,
         })
     }
 
@@ -225,11 +238,18 @@ pub(crate) struct Fields<'a> {
     text: &'a str,
     /// The range of each field in it.
     ranges: &'a [Range<usize>],
+    /// Whether a field holds a NUL byte.
+    nul: bool,
 }
 
 impl<'a> Fields<'a> {
     pub(crate) fn len(&self) -> usize {
         self.ranges.len()
+    }
+
+    /// Whether a field holds a NUL byte.
+    pub(crate) fn has_nul(&self) -> bool {
+        self.nul
     }
 
     pub(crate) fn get(&self, k: usize) -> Option<&'a str> {

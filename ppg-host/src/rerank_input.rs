@@ -36,7 +36,10 @@
 use std::collections::HashMap;
 use std::io::Read;
 
+use foldhash::fast::RandomState;
+
 use crate::finished::{self, Finished, Split};
+pub use crate::ids::Ids;
 use crate::quote::quoted;
 use crate::records::{Fields, Records};
 pub use crate::records::{InputError, Limit};
@@ -48,7 +51,7 @@ pub struct InputQuery {
     /// The query id.
     pub qid: String,
     /// Item ids, unique within the query.
-    pub items: Vec<String>,
+    pub items: Ids,
     /// The ranker's scores.
     pub score: Vec<f64>,
     /// Group ids (small numbers, in order of first appearance in the file).
@@ -60,12 +63,13 @@ pub struct InputQuery {
 }
 
 impl InputQuery {
-    /// An empty query with room for `rows` rows (the length of the query before it:
-    /// queries of a file are mostly alike, and their columns then grow in one step).
-    fn new(qid: String, labelled: bool, rows: usize) -> Self {
+    /// An empty query with room for `rows` rows of ids of `bytes` bytes in all (the query
+    /// before it: queries of a file are mostly alike, and their columns then grow in one
+    /// step).
+    fn new(qid: String, labelled: bool, rows: usize, bytes: usize) -> Self {
         InputQuery {
             qid,
-            items: Vec::with_capacity(rows),
+            items: Ids::with_capacity(rows, bytes),
             score: Vec::with_capacity(rows),
             group: Vec::with_capacity(rows),
             label: labelled.then(|| Vec::with_capacity(rows)),
@@ -97,21 +101,21 @@ struct Columns {
 pub struct Reader<R: Read> {
     records: Records<R>,
     rules: Rules,
-    /// The first row of the next query and its qid, read while finishing the previous one.
-    pending: Option<(String, Row)>,
-    /// The rows of the query read last.
-    last_len: usize,
-    /// Row indices, sorted to find an item twice in a query ([`Reader::finish`]).
-    order: Vec<u32>,
+    /// The first row of the next query, its qid and item, read while finishing the
+    /// previous one.
+    pending: Option<(String, String, Row)>,
+    /// The rows of the query read last, and the bytes of its ids.
+    last_len: (usize, usize),
+    /// The table and the hasher that find an item twice in a query ([`Reader::finish`]).
+    seen: (Vec<u32>, RandomState),
     /// The queries read, to find a split one in bounded memory.
     finished: Finished,
     done: bool,
 }
 
-/// What a query keeps of a data row.
+/// What a query keeps of a data row but its item.
 struct Row {
     line: usize,
-    item: String,
     score: f64,
     group: u8,
     label: Option<f64>,
@@ -171,8 +175,8 @@ impl<R: Read> Reader<R> {
                 why,
             },
             pending: None,
-            last_len: 0,
-            order: Vec::new(),
+            last_len: (0, 0),
+            seen: (Vec::new(), RandomState::default()),
             finished: Finished::new(window),
             done: false,
         })
@@ -205,21 +209,22 @@ impl<R: Read> Reader<R> {
     }
 
     fn read_query(&mut self) -> Result<Option<InputQuery>, InputError> {
-        let (qid, first) = match self.pending.take() {
+        let (qid, item, first) = match self.pending.take() {
             Some(next) => next,
             None => match self.row(None)? {
-                Next::Starts(qid, row) => (qid, row),
-                Next::Same(_) => unreachable!("a row is in no query before the first"),
+                Next::Starts(qid, item, row) => (qid.to_owned(), item.to_owned(), row),
+                Next::Same(..) => unreachable!("a row is in no query before the first"),
                 Next::End => return self.check_every_query().map(|()| None),
             },
         };
         self.check_not_finished(&qid, first.line)?;
-        let mut query = InputQuery::new(qid, self.has_label(), self.last_len);
-        push(&mut query, first);
+        let (rows, bytes) = self.last_len;
+        let mut query = InputQuery::new(qid, self.has_label(), rows, bytes);
+        push(&mut query, &item, first);
         loop {
             match self.row(Some(&query.qid))? {
                 // Refused at the row past the limit: the rest of a long query is never held.
-                Next::Same(row) if query.len() == ppg_core::MAX_ITEMS => {
+                Next::Same(_, row) if query.len() == ppg_core::MAX_ITEMS => {
                     return Err(InputError::at(
                         row.line,
                         format!(
@@ -231,40 +236,25 @@ impl<R: Read> Reader<R> {
                         ),
                     ));
                 }
-                Next::Same(row) => push(&mut query, row),
-                Next::Starts(qid, row) => {
-                    self.pending = Some((qid, row));
+                Next::Same(item, row) => push(&mut query, item, row),
+                Next::Starts(qid, item, row) => {
+                    let next = (qid.to_owned(), item.to_owned(), row);
+                    self.pending = Some(next);
                     break;
                 }
                 Next::End => break,
             }
         }
         self.finish(&query)?;
-        self.last_len = query.len();
+        self.last_len = (query.len(), query.items.bytes());
         Ok(Some(query))
     }
 
     /// Checks a complete query and records its line range.
     fn finish(&mut self, query: &InputQuery) -> Result<(), InputError> {
-        // Rows in item order, then line order (a buffer kept from query to query, no
-        // hashing): of each item given twice, the row that repeats it first follows its
-        // first row; the error is at the earliest such row in the file.
-        let order = &mut self.order;
-        order.clear();
-        order.extend(0..query.len() as u32);
-        order.sort_unstable_by(|&a, &b| {
-            query.items[a as usize]
-                .cmp(&query.items[b as usize])
-                .then(a.cmp(&b))
-        });
-        let repeated = order
-            .windows(2)
-            .filter(|w| query.items[w[0] as usize] == query.items[w[1] as usize])
-            .map(|w| (w[1] as usize, w[0] as usize))
-            .min();
-        if let Some((again, first)) = repeated {
-            // `first` is the item's first row: an earlier one would sort before it and
-            // make a pair whose repeating row comes earlier still.
+        // The error is at the earliest row that repeats an item, naming the item's first.
+        let (table, hasher) = &mut self.seen;
+        if let Some((again, first)) = query.items.repeated(table, hasher) {
             let first = query.lines[first];
             return Err(InputError::at(
                 query.lines[again],
@@ -319,30 +309,30 @@ impl<R: Read> Reader<R> {
     }
 
     /// The next data row, checked field by field, and whether it continues the query
-    /// `current` (its qid is copied only when it starts another).
-    fn row(&mut self, current: Option<&str>) -> Result<Next, InputError> {
+    /// `current`; its ids borrowed from the line.
+    fn row(&mut self, current: Option<&str>) -> Result<Next<'_>, InputError> {
         while self.records.read()? {
             if self.records.blank() {
                 continue;
             }
             let fields = self.records.fields()?;
-            let (qid, row) = self.rules.row(self.records.line, &fields)?;
+            let (qid, item, row) = self.rules.row(self.records.line, &fields)?;
             return Ok(if Some(qid) == current {
-                Next::Same(row)
+                Next::Same(item, row)
             } else {
-                Next::Starts(qid.to_owned(), row)
+                Next::Starts(qid, item, row)
             });
         }
         Ok(Next::End)
     }
 }
 
-/// The next row of the input, as [`Reader::row`] finds it.
-enum Next {
+/// The next row of the input, as [`Reader::row`] finds it, with its item.
+enum Next<'a> {
     /// A row of the query being read.
-    Same(Row),
+    Same(&'a str, Row),
     /// The first row of a query, with its qid.
-    Starts(String, Row),
+    Starts(&'a str, &'a str, Row),
     End,
 }
 
@@ -356,8 +346,12 @@ struct Rules {
 }
 
 impl Rules {
-    /// The row at `line` and its qid.
-    fn row<'a>(&mut self, line: usize, fields: &Fields<'a>) -> Result<(&'a str, Row), InputError> {
+    /// The row at `line`, its qid and its item.
+    fn row<'a>(
+        &mut self,
+        line: usize,
+        fields: &Fields<'a>,
+    ) -> Result<(&'a str, &'a str, Row), InputError> {
         if fields.len() != self.header.len() {
             let missing = match self.header.get(fields.len()) {
                 Some(name) => format!(": no \"{name}\""),
@@ -372,7 +366,9 @@ impl Rules {
                 ),
             ));
         }
-        if let Some(k) = fields.iter().position(|f| f.contains('\0')) {
+        if fields.has_nul() {
+            let k = fields.iter().position(|f| f.contains('\0'));
+            let k = k.expect("a NUL byte of a line is in one of its fields");
             return Err(InputError::at(
                 line,
                 format!("a NUL byte in {}", self.header[k]),
@@ -380,7 +376,8 @@ impl Rules {
         }
         let c = &self.columns;
         for column in [c.qid, c.item] {
-            check_id(&self.header[column], fields.field(column))
+            // No NUL byte in the line: only the blank rule is left.
+            check_blank(&self.header[column], fields.field(column))
                 .map_err(|why| InputError::at(line, why))?;
         }
         let score = self.number(fields, c.score, line)?;
@@ -392,18 +389,17 @@ impl Rules {
         let group = self.group_id(fields.field(self.columns.group), line)?;
         let row = Row {
             line,
-            item: item.to_owned(),
             score,
             group,
             label,
         };
-        Ok((qid, row))
+        Ok((qid, item, row))
     }
 
     fn number(&self, fields: &Fields, column: usize, line: usize) -> Result<f64, InputError> {
         let text = fields.field(column);
         let name = &self.header[column];
-        match text.trim_ascii().parse::<f64>() {
+        match crate::decimal::parse(text.trim_ascii()) {
             Ok(x) if x.is_finite() => Ok(x),
             Ok(_) => Err(InputError::at(
                 line,
@@ -451,6 +447,15 @@ pub fn check_id(column: &str, id: &str) -> Result<(), String> {
     if id.contains('\0') {
         return Err(format!("a NUL byte in {column}"));
     }
+    check_blank(column, id)
+}
+
+/// The blank part of [`check_id`].
+fn check_blank(column: &str, id: &str) -> Result<(), String> {
+    // Most ids start with a printable ASCII byte: not blank, whatever follows.
+    if id.as_bytes().first().is_some_and(u8::is_ascii_graphic) {
+        return Ok(());
+    }
     // An id that shows as nothing is a blank cell, not an id (its bytes are kept
     // otherwise: trim() only looks).
     if id.trim().is_empty() {
@@ -464,8 +469,8 @@ pub fn check_id(column: &str, id: &str) -> Result<(), String> {
     Ok(())
 }
 
-fn push(query: &mut InputQuery, row: Row) {
-    query.items.push(row.item);
+fn push(query: &mut InputQuery, item: &str, row: Row) {
+    query.items.push(item);
     query.score.push(row.score);
     query.group.push(row.group);
     if let (Some(labels), Some(l)) = (query.label.as_mut(), row.label) {

@@ -276,6 +276,16 @@ impl Reranker {
     /// # Errors
     /// [`Failure`]: the exact optimum's refusal, an allocation refused, the core's refusal.
     pub fn rerank_alone(&self, rows: &Rows, seed: u64) -> Result<Reranked, Failure> {
+        self.rerank_kept(rows, seed, 0)
+    }
+
+    /// [`Reranker::rerank_alone`] on this thread's kept engine (the module `kept`):
+    /// the same rankings, and the engine kept for the next query when its bytes are at
+    /// most `keep`.
+    ///
+    /// # Errors
+    /// As [`Reranker::rerank_alone`].
+    pub fn rerank_kept(&self, rows: &Rows, seed: u64, keep: usize) -> Result<Reranked, Failure> {
         let n = rows.score.len();
         if n == 1 {
             return Ok(passed_through(self.spec.sessions));
@@ -286,16 +296,10 @@ impl Reranker {
         if self.spec.method == Method::Exact {
             return exact(&self.spec, &self.tables, rows).map_err(Failure::Exact);
         }
-        // A failed allocation is an error of this run, not an abort.
-        let bytes = self.engine_bytes(n);
-        let mut mem = Vec::new();
-        mem.try_reserve_exact(bytes)
-            .map_err(|error| Failure::Allocation { bytes, error })?;
-        mem.resize(bytes, 0);
-        let mut engine =
-            Ppg::new(&mut mem, self.dims(n), self.spec.seed).map_err(Failure::Engine)?;
-        self.rerank(&mut engine, rows, seed, &|| false)
-            .map_err(Failure::Core)
+        crate::kept::with_engine(self.dims(n), self.spec.seed, keep, |engine| {
+            self.rerank(engine, rows, seed, &|| false)
+        })?
+        .map_err(Failure::Core)
     }
 }
 

@@ -70,6 +70,8 @@ pub(crate) struct Sampler<'a> {
     /// Tables were written into `shared` since a corrected walk last used it, so the
     /// difference arrays, which the score keeps at zero between merges, must be cleared.
     tables_written: bool,
+    /// The list length the schedule, leaves and runs are laid out for (0: none yet).
+    laid_for: usize,
     /// `by_position` and the leaf tables are rebuilt on the first uncorrected draw after the
     /// weights or the reference change, or after a corrected walk used their memory.
     stale: bool,
@@ -156,6 +158,7 @@ impl<'a> Sampler<'a> {
             shared: arena.take(Self::shared_len(leaves, nt, nb))?,
             table_leaves: leaves,
             tables_written: false,
+            laid_for: 0,
             stale: true,
             top: arena.take(nt)?,
             passed: arena.take(nt)?,
@@ -168,7 +171,14 @@ impl<'a> Sampler<'a> {
     }
 
     /// Lays out the merges of a list of `items` items; the tables follow on the next draw.
+    /// The layout depends on `items` alone: an engine that starts lists of one length again
+    /// and again (a host's kept engine) lays it out once.
     pub(crate) fn start(&mut self, items: usize) {
+        self.stale = true;
+        if self.laid_for == items {
+            return;
+        }
+        self.laid_for = items;
         self.merges = merge::fill_schedule(items, self.schedule);
         self.leaf_count = leaves::fill_spans(items, self.leaf_spans);
         self.small_merges = self.schedule[..self.merges]
@@ -181,7 +191,6 @@ impl<'a> Sampler<'a> {
             .iter()
             .map(|&[lo, mid, _]| usize::from(mid - lo))
             .sum();
-        self.stale = true;
     }
 
     /// The distribution's weights or reference changed: rebuild the tables before the next

@@ -147,8 +147,8 @@ fn a_bom_is_accepted_however_the_input_arrives() {
     for step in 1..=4 {
         let qs = read_from(text, step, false).unwrap();
         assert_eq!(
-            (qs[0].items.as_slice(), qs[0].lines.as_slice()),
-            (&["x".to_owned()][..], &[2][..])
+            (&qs[0].items, qs[0].lines.as_slice()),
+            (&["x"].into_iter().collect(), &[2][..])
         );
     }
 }
