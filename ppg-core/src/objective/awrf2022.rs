@@ -84,7 +84,7 @@ impl Work2022<'_> {
 
 /// TREC 2022's AWRF (x NDCG) of a list whose items carry soft attribute rows.
 ///
-/// A ranking's divergence is summed by kind of cell (see [`Awrf2022::build`]): cells the
+/// A ranking's divergence is summed by kind of cell (see `Awrf2022::build`): cells the
 /// target gives nothing add `p ln 2`, linear in the ranking's mass, so each item adds its
 /// mass there times its attention; a cell one item alone reaches adds a term of that
 /// item's position alone, kept per (item, position) once computed when the ranking's

@@ -436,7 +436,7 @@ impl<S: AsMut<[f64]> + AsRef<[f64]>> Objective for ExpectedExposure<'_, S> {
     /// or item's, nearest achievable exposure to its target; exact with one group in play,
     /// and with two groups holding every item when the search ends), divided by the
     /// evaluator's bound when normalised; under the published cascade, which is not
-    /// positional, 0, exact with one group in play ([`ee_bound::published`]). `None` for
+    /// positional, 0, exact with one group in play (`ee_bound::published`). `None` for
     /// EE-D and EE-R (their costs have no bound here). `work` lends `n + 1` values.
     fn lower_bound(&self, sessions: usize, work: &mut [f64]) -> Option<LowerBound> {
         if self.measure != Measure::Loss || sessions == 0 {
