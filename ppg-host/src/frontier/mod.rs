@@ -22,7 +22,7 @@
 //! is the Lagrangian dual over that window (`Lists::dual`), an upper bound whatever
 //! happens. At one session the best is the core's walk over the window's patterns
 //! (`Lists::single`), exact when it finishes within its budget. At several it is the
-//! best of the mixes of [`mix`], each a multi-session ranking that exists; it is exact
+//! best of the mixes of `mix`, each a multi-session ranking that exists; it is exact
 //! where it reaches the bound. `exact` counts the queries where the best is proven.
 //!
 //! # Memory
