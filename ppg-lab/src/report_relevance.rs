@@ -11,7 +11,7 @@ Among the rankings within the certificate's tolerance (1e-8) of the fairness opt
 recipe returns the most relevant it can find, and its relevance certificate bounds the
 best (docs/metrics.md, "The most relevant optimum"). At two sessions or more with the
 order within groups free (the default), a walk over the fairness bound's count vectors
-(`ppg-core/src/recipe/count_tree.rs`, 20,000 nodes) finds the most relevant count vector
+(`ppg-core/src/recipe/count_tree.rs`; measured below at 20,000 nodes, merged at 20,000 / (sessions + 1), which gives back much of the gain for issue 37's CPU: docs/performance.md) finds the most relevant count vector
 of the fair window and, where it ends, proves it. Measured 2026-11-28 on the shared 2-core
 VM; before = main at 0eecec3, after = the walk (measured at f93e1f5; the later commits
 only make its nodes cheaper, same rankings on graded DTR 4 and 32); grown PPG (`ppg-intra-grow`, the
