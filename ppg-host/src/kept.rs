@@ -14,7 +14,18 @@ use std::cell::RefCell;
 
 use ppg_core::{Dims, Ppg};
 
-use crate::rerank_query::Failure;
+/// Why no engine could be had ([`Failure`](crate::rerank_query::Failure) says it to the
+/// request's caller; this module stays below the request).
+#[derive(Debug)]
+pub(crate) enum NoEngine {
+    /// The engine's `bytes` could not be allocated.
+    Allocation {
+        bytes: usize,
+        error: std::collections::TryReserveError,
+    },
+    /// The core refused the shape.
+    Engine(ppg_core::Error),
+}
 
 /// An engine with the memory it borrows (ouroboros writes the self-borrowing struct).
 #[ouroboros::self_referencing]
@@ -37,14 +48,14 @@ thread_local! {
 /// `bytes` are at most `keep` (`keep` 0 keeps none and drops any kept).
 ///
 /// # Errors
-/// [`Failure::Allocation`] when the memory cannot be had, [`Failure::Engine`] when the
+/// [`NoEngine::Allocation`] when the memory cannot be had, [`NoEngine::Engine`] when the
 /// core refuses the shape.
 pub(crate) fn with_engine<T>(
     dims: Dims,
     seed: u64,
     keep: usize,
     f: impl FnOnce(&mut Ppg) -> T,
-) -> Result<T, Failure> {
+) -> Result<T, NoEngine> {
     let bytes = Ppg::bytes(dims);
     let kept = KEPT
         .with(|k| k.borrow_mut().take())
@@ -56,7 +67,7 @@ pub(crate) fn with_engine<T>(
             let mut memory = Vec::new();
             memory
                 .try_reserve_exact(bytes)
-                .map_err(|error| Failure::Allocation { bytes, error })?;
+                .map_err(|error| NoEngine::Allocation { bytes, error })?;
             memory.resize(bytes, 0);
             CellTryBuilder {
                 dims,
@@ -65,7 +76,7 @@ pub(crate) fn with_engine<T>(
                 engine_builder: |m: &mut Vec<u8>| Ppg::new(m, dims, seed),
             }
             .try_build()
-            .map_err(Failure::Engine)?
+            .map_err(NoEngine::Engine)?
         }
     };
     let out = cell.with_engine_mut(f);

@@ -156,6 +156,17 @@ pub enum Failure {
     Core(ppg_core::Error),
 }
 
+impl From<crate::kept::NoEngine> for Failure {
+    fn from(e: crate::kept::NoEngine) -> Self {
+        match e {
+            crate::kept::NoEngine::Allocation { bytes, error } => {
+                Failure::Allocation { bytes, error }
+            }
+            crate::kept::NoEngine::Engine(e) => Failure::Engine(e),
+        }
+    }
+}
+
 /// Re-ranks the queries of one request: the spec and the tables its costs read.
 #[derive(Debug)]
 pub struct Reranker {

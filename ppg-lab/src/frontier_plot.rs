@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 
 use plotters::prelude::*;
 
-use crate::frontier::Frontier;
 use ppg_host::error::{Error, Result};
+use ppg_host::frontier::{Frontier, Row};
 
 /// Writes `prefix.svg` and `prefix.png`.
 pub fn draw(prefix: &Path, title: &str, frontier: &Frontier) -> Result<()> {
@@ -85,7 +85,7 @@ fn svg_text(out: &mut String, title: &str, f: &Frontier) -> Drawn {
             .y_label_formatter(&|y| format!("{y:.3}"))
             .light_line_style(WHITE.mix(0.0))
             .draw()?;
-        let line = |pick: fn(&crate::frontier::Row) -> f64| -> Vec<(f64, f64)> {
+        let line = |pick: fn(&Row) -> f64| -> Vec<(f64, f64)> {
             rows.iter().map(|r| (r.fairness, pick(r))).collect()
         };
         chart

@@ -42,6 +42,18 @@
 
 use super::tail_sums::Sums;
 
+/// Nodes of the count-vector walk (the recipe's rankings, `lex::most_relevant_tree`, and the certificate's) over
+/// `sessions` sessions: a node weighs its `sessions + 1` children, so the walk's work per
+/// query stays about flat in the session count (a node at 32 sessions costs ~15 times one at
+/// 4). The work is a trade between relevance and issue 37's CPU: on 250 queries of
+/// continuous scores, a flat 20,000 nodes made DTR at 4 sessions 6.5 times slower (NDCG@10
+/// +0.0021) and EEL at 32 sessions 39 times (NDCG@10 +0); this budget keeps DTR at 4
+/// sessions 2.5 times and EEL at 32 6 times main's before the walk (docs/performance.md).
+pub(crate) fn budget(sessions: usize) -> u64 {
+    const WORK: u64 = 20_000;
+    WORK / (sessions as u64 + 1)
+}
+
 /// The longest list the walk takes (its counts and sums live on the stack).
 pub(crate) const MAX_ITEMS: usize = 128;
 /// The most sessions the walk takes (the children of a node live on the stack).

@@ -353,7 +353,7 @@ pub(crate) fn most_relevant_tree(
         exposure: &ask.tables.exposure[..n],
         sessions,
         window,
-        budget: tree_budget(sessions),
+        budget: count_tree::budget(sessions),
         floor: old * ndcg.ideal() * sessions as f64,
     };
     let found = count_tree::most_relevant_counts(&tree, Some(counts))?;
@@ -364,16 +364,4 @@ pub(crate) fn most_relevant_tree(
     witness(counts, ask.group, ask.utility, sessions, order, out).ok()?;
     let better = ndcg.value(out, sessions) > old + 1e-12;
     Some((better, found.exact))
-}
-
-/// Nodes of the count-vector walk ([`most_relevant_tree`], and the certificate's) over
-/// `sessions` sessions: a node weighs its `sessions + 1` children, so the walk's work per
-/// query stays about flat in the session count (a node at 32 sessions costs ~15 times one at
-/// 4). The work is a trade between relevance and issue 37's CPU: on 250 queries of
-/// continuous scores, a flat 20,000 nodes made DTR at 4 sessions 6.5 times slower (NDCG@10
-/// +0.0021) and EEL at 32 sessions 39 times (NDCG@10 +0); this budget keeps DTR at 4
-/// sessions 2.5 times and EEL at 32 6 times main's before the walk (docs/performance.md).
-pub(crate) fn tree_budget(sessions: usize) -> u64 {
-    const WORK: u64 = 20_000;
-    WORK / (sessions as u64 + 1)
 }

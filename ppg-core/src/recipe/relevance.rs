@@ -13,7 +13,6 @@
 //! under the intra-group constraint): valid, exact only where it is reached.
 
 use super::count_tree;
-use super::lex::tree_budget;
 use super::{
     number_present, starting_order, Cost, CostSpec, Metric, Outcome, Query, Ranked, Recipe, Tables,
 };
@@ -232,7 +231,7 @@ fn certify(
                         exposure: lists.exposure,
                         sessions,
                         window: (lo, hi),
-                        budget: tree_budget(sessions),
+                        budget: count_tree::budget(sessions),
                         floor: achieved * scale * (1.0 - 1e-12),
                     };
                     count_tree::most_relevant_counts(&ask, None)
