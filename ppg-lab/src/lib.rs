@@ -47,7 +47,6 @@ mod methods;
 mod plot;
 mod published;
 mod report;
-mod report_relevance;
 mod report_trec;
 mod reproduce;
 pub mod shapes;

@@ -346,7 +346,6 @@ fn markdown(args: &ReproduceArgs, methods: &[Method], sections: &[Section]) -> S
         }
     }
     let _ = writeln!(w, "{}\n", FRONTIER.trim());
-    let _ = writeln!(w, "{}\n", crate::report_relevance::MOST_RELEVANT.trim());
     let all: Vec<(&str, Vec<&Cell>)> = sections
         .iter()
         .map(|s| (s.title, s.cells.iter().chain(&s.sweep).collect()))

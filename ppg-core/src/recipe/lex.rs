@@ -14,10 +14,8 @@
 //! The answer is a candidate: the caller scores it with its own cost and takes it only
 //! when it costs at most the level and is more relevant than what it has.
 
-use super::count_tree;
 use super::relevance::{window, NDCG_CUTOFF, WALK_BUDGET};
 use super::{Cost, CostSpec, Tables};
-use crate::objective::bound::witness;
 use crate::objective::relevance::Lists;
 use crate::objective::Ndcg;
 
@@ -285,83 +283,4 @@ fn deal(pattern: &[u8], sorted: &[u16], k0: usize, out: &mut [u16]) {
             b += 1;
         }
     }
-}
-
-/// The `f64` values of [`most_relevant_tree`]'s `work` for `n` items.
-pub(crate) const fn tree_work_len(n: usize) -> usize {
-    // gains; the counts (u32); the witness's order (u16).
-    n + n.div_ceil(2) + n.div_ceil(4)
-}
-
-/// With the order within groups free, at two sessions or more: writes into `candidate`
-/// (`n * sessions` ids, starting order) the rankings of the most relevant count vector of
-/// the window the count-vector walk finds (`count_tree`), each group's items by utility
-/// within its positions (`bound::witness`), and says whether its NDCG@10 of the utility is
-/// above that of `best`, and whether the walk proved it the most relevant.
-pub(crate) fn most_relevant_tree(
-    ask: &Ask<'_>,
-    best: &[u16],
-    work: &mut [f64],
-    candidate: &mut [u16],
-) -> Option<(bool, bool)> {
-    let (n, sessions) = (ask.utility.len(), ask.sessions);
-    let total = n * sessions;
-    if ask.intra
-        || work.len() < tree_work_len(n)
-        || candidate.len() < total
-        || best.len() < total
-        || ask.group.iter().any(|&g| g > 1)
-    {
-        return None;
-    }
-    let window = window(
-        ask.spec,
-        Some(ask.cost),
-        ask.utility,
-        ask.group,
-        ask.tables,
-        sessions,
-        ask.level,
-    )?;
-    let ndcg = Ndcg::new(ask.utility, NDCG_CUTOFF, ask.tables.discount).ok()?;
-    // Nothing is more relevant than the ideal ranking.
-    let old = ndcg.value(&best[..total], sessions);
-    if old >= 1.0 - 1e-12 {
-        return Some((false, true));
-    }
-    let (gains, rest) = work.split_at_mut(n);
-    let (counts, rest) = rest.split_at_mut(n.div_ceil(2));
-    let counts = &mut bytemuck::must_cast_slice_mut::<f64, u32>(counts)[..n];
-    let order = &mut bytemuck::must_cast_slice_mut::<f64, u16>(&mut rest[..n.div_ceil(4)])[..n];
-    // Each group's gains, descending.
-    let mut at = 0;
-    for g in 0..2u8 {
-        let from = at;
-        for (&x, &u) in ask.group.iter().zip(ask.utility) {
-            if x == g {
-                gains[at] = ndcg.gain(u);
-                at += 1;
-            }
-        }
-        gains[from..at].sort_unstable_by(|a, b| b.total_cmp(a));
-    }
-    let k0 = ask.group.iter().filter(|&&g| g == 0).count();
-    let (gain0, gain1) = gains.split_at(k0);
-    let tree = count_tree::Ask {
-        gain: [gain0, gain1],
-        discount: &ask.tables.discount[..NDCG_CUTOFF.min(n).min(ask.tables.discount.len())],
-        exposure: &ask.tables.exposure[..n],
-        sessions,
-        window,
-        budget: count_tree::budget(sessions),
-        floor: old * ndcg.ideal() * sessions as f64,
-    };
-    let found = count_tree::most_relevant_counts(&tree, Some(counts))?;
-    if !found.best.is_finite() {
-        return Some((false, found.exact));
-    }
-    let out = &mut candidate[..total];
-    witness(counts, ask.group, ask.utility, sessions, order, out).ok()?;
-    let better = ndcg.value(out, sessions) > old + 1e-12;
-    Some((better, found.exact))
 }

@@ -21,13 +21,10 @@
 //! - [`cost`]: the costs by name ([`CostSpec`], [`Cost`]) and the tables they read.
 //! - [`relevance`]: the relevance certificate of a re-ranked query ([`certify_relevance`]).
 //! - `lex`: the most relevant of the fair rankings at several sessions (issue 36 point 1).
-//! - `count_tree`: the walk over count vectors that finds and bounds it (order free).
 
 pub mod cost;
-mod count_tree;
 mod lex;
 pub mod relevance;
-mod tail_sums;
 
 pub use cost::{AnyDtr, Cost, CostSpec, Metric, Tables};
 pub use relevance::{certify_relevance, certify_relevance_ranked, Relevance};
@@ -428,40 +425,9 @@ impl Ppg<'_> {
                 }
             }
         }
-        // Point 1 at several sessions with the order within groups free: the most relevant
-        // count vector of the fair window (`count_tree`), scored before it is taken. Where
-        // its walk proves it, nothing below can do better.
-        let mut proven = false;
-        if sessions > 1 && !recipe.intra && report.is_some() && self.best().is_some() {
-            let after = self.best().map_or(f64::INFINITY, |b| b.1);
-            if let Some(level) = report.and_then(|r| relevance::level(recipe, after, r.bound)) {
-                let (best, work, candidate) = self.spare();
-                let ask = lex::Ask {
-                    spec,
-                    cost: &cost.inner,
-                    tables,
-                    utility,
-                    group,
-                    level,
-                    sessions,
-                    intra: false,
-                };
-                match lex::most_relevant_tree(&ask, best, work, candidate) {
-                    Some((true, exact)) => {
-                        let c = cost.inner.cost(&candidate[..total], sessions);
-                        if c <= level {
-                            self.take_best(c);
-                            proven = exact;
-                        }
-                    }
-                    Some((false, exact)) => proven = exact,
-                    None => {}
-                }
-            }
-        }
         // Point 1 at several sessions, and at one under `intra`: the best mix of the
         // window's hull patterns (`lex`), scored before it is taken.
-        if (sessions > 1 || recipe.intra) && !proven && report.is_some() && self.best().is_some() {
+        if (sessions > 1 || recipe.intra) && report.is_some() && self.best().is_some() {
             let after = self.best().map_or(f64::INFINITY, |b| b.1);
             if let Some(level) = report.and_then(|r| relevance::level(recipe, after, r.bound)) {
                 let (best, work, candidate) = self.spare();

@@ -12,7 +12,6 @@
 //! finishes. For every other cost the bound is the best NDCG without fairness (1, or less
 //! under the intra-group constraint): valid, exact only where it is reached.
 
-use super::count_tree;
 use super::{
     number_present, starting_order, Cost, CostSpec, Metric, Outcome, Query, Ranked, Recipe, Tables,
 };
@@ -210,7 +209,6 @@ fn certify(
     }
     let window = level(recipe, outcome.after, outcome.bound)
         .and_then(|level| window(spec, None, utility, group, tables, sessions, level));
-    let mut proven = false;
     let dcg = match window {
         Some((lo, hi)) => {
             let dual = lists.dual(sessions, lo, hi, work);
@@ -219,38 +217,9 @@ fn certify(
                 .flatten()
                 .filter(|&(_, complete)| complete)
                 .map(|(best, _)| best);
-            // At two sessions or more with the order free: the count-vector walk's bound
-            // (exact when it ends), the tighter of it and the dual.
-            // (Not where the returned rankings reach the dual already.)
-            let reached = dual.is_some_and(|d| achieved * scale >= d * (1.0 - 1e-12));
-            let tree = (sessions > 1 && !recipe.intra && !reached)
-                .then(|| {
-                    let ask = count_tree::Ask {
-                        gain: lists.gain,
-                        discount: lists.discount,
-                        exposure: lists.exposure,
-                        sessions,
-                        window: (lo, hi),
-                        budget: count_tree::budget(sessions),
-                        floor: achieved * scale * (1.0 - 1e-12),
-                    };
-                    count_tree::most_relevant_counts(&ask, None)
-                })
-                .flatten();
-            if let Some(found) = tree.filter(|f| f.exact) {
-                proven = true;
-                // Nothing above the returned rankings: they are the most relevant.
-                Some(found.best.max(achieved * scale))
-            } else {
-                let tree = tree.map(|t| t.upper.max(achieved * scale));
-                let walk = match (walk, tree) {
-                    (Some(b), Some(t)) => Some(b.min(t)),
-                    (b, t) => b.or(t),
-                };
-                match (dual, walk) {
-                    (Some(a), Some(b)) => Some(a.min(b)),
-                    (a, b) => a.or(b),
-                }
+            match (dual, walk) {
+                (Some(a), Some(b)) => Some(a.min(b)),
+                (a, b) => a.or(b),
             }
         }
         // No window: the best without fairness (within the kept order), valid for any
@@ -265,7 +234,7 @@ fn certify(
     Ok(Relevance {
         ndcg: achieved,
         bound,
-        exact: proven || achieved >= bound - 1e-9,
+        exact: achieved >= bound - 1e-9,
     })
 }
 
