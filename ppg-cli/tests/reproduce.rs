@@ -345,3 +345,38 @@ fn ee_measure_chooses_the_number() {
     let dtr = json(&["--metric", "dtr", "--method", "ltr", "--runs", "1"]);
     assert!(dtr[0]["ee_measure"].is_null());
 }
+
+/// The recipe on TREC 2020's expected exposure at 4 sessions: the fairness bound's interval
+/// ends crossed by an ulp there (0.32177734375000006 against 0.32177734375) and
+/// `f64::clamp` panicked in the core; the run now ends with every query scored.
+#[test]
+fn the_recipe_on_trec_2020_expected_exposure_does_not_panic() {
+    let Some(dir) = data_dir() else {
+        return;
+    };
+    let data = dir.join("trec2020.tsv");
+    let rows = json(&[
+        "--data",
+        data.to_str().unwrap(),
+        "--metric",
+        "ee",
+        "--runs",
+        "1",
+        "--sessions",
+        "4",
+        "--method",
+        "recipe",
+        "--threads",
+        "1",
+    ]);
+    // One row per utility (label, ltr), each over TREC 2020's 200 queries.
+    assert_eq!(rows.len(), 2);
+    for row in &rows {
+        assert_eq!(row["method"], "recipe");
+        assert_eq!(row["queries"], 200);
+        assert!(
+            row["fairness"].as_f64().is_some_and(f64::is_finite),
+            "{row}"
+        );
+    }
+}
