@@ -79,9 +79,18 @@ fn refusals_exit_2_with_the_reason() {
         (vec![data, "--metric", "awrf"], "dtr and eel only"),
         (
             vec![data, "--sessions", "0"],
-            "--sessions must be at least 1",
+            "--sessions must be 1 to 1024",
         ),
-        (vec![data, "--levels", "1"], "--levels"),
+        // Counts that used to abort on a failed allocation: refused before any.
+        (
+            vec![data, "--sessions", "100000000"],
+            "--sessions must be 1 to 1024",
+        ),
+        (vec![data, "--levels", "1"], "--levels must be 2 to 10000"),
+        (
+            vec![data, "--levels", "100000000000"],
+            "--levels must be 2 to 10000",
+        ),
         (vec!["/nonexistent/frontier.tsv"], "cannot read"),
     ] {
         ppg()

@@ -104,6 +104,9 @@ def test_the_order_of_rows_within_the_frame_does_not_matter_across_queries():
         (None, {"metric": 3}, "metric"),
         (None, {"sessions": 0}, "sessions"),
         (None, {"levels": 1}, "levels"),
+        # Counts the frontier would allocate from: refused before (they aborted the process).
+        (None, {"sessions": 10**8}, "sessions"),
+        (None, {"levels": 10**11}, "levels"),
         (None, {"k": 0}, "k"),
         (None, {"utility": "ltr"}, "utility"),
         (None, {"seed": -1}, "seed"),

@@ -66,6 +66,15 @@ pub struct Config {
     pub threads: usize,
 }
 
+/// The most sessions a frontier takes: its rankings and mixes are laid out per query in
+/// `items x sessions`, so a caller's count is bounded before anything is allocated from it
+/// (an unbounded `--sessions` or `sessions=` aborted on a failed allocation).
+pub const MAX_SESSIONS: usize = 1_024;
+
+/// The most fairness levels a frontier takes (its table has a row per level, allocated from
+/// the count; 10,000 points are far more than a plot shows).
+pub const MAX_LEVELS: usize = 10_000;
+
 impl Config {
     /// The first argument out of range: its name (as the Python keyword; `ppg frontier`
     /// prefixes `--`) and why.
@@ -82,11 +91,11 @@ impl Config {
                 ),
             ));
         }
-        if self.sessions == 0 {
-            return Err(("sessions", "must be at least 1".into()));
+        if !(1..=MAX_SESSIONS).contains(&self.sessions) {
+            return Err(("sessions", format!("must be 1 to {MAX_SESSIONS}")));
         }
-        if self.levels < 2 {
-            return Err(("levels", "must be at least 2".into()));
+        if !(2..=MAX_LEVELS).contains(&self.levels) {
+            return Err(("levels", format!("must be 2 to {MAX_LEVELS}")));
         }
         if self.k == 0 {
             return Err(("k", "must be at least 1".into()));
