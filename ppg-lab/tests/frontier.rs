@@ -198,7 +198,7 @@ fn refuses_what_it_does_not_cover() {
     assert!(message(args(&path, FairnessArg::Awrf, 20)).contains("dtr and eel only"));
     let mut none = args(&path, FairnessArg::Dtr, 20);
     none.sessions = 0;
-    assert!(message(none).contains("--sessions must be at least 1"));
+    assert!(message(none).contains("--sessions must be 1 to 1024"));
     assert!(message(args(&path, FairnessArg::Dtr, 1)).contains("--levels"));
     // Bad input names the file and the line.
     let bad = dir.path().join("bad.tsv");
