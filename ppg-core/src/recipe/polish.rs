@@ -13,10 +13,11 @@
 //! - An examination depends only on the two sessions' heads (the positions within the
 //!   cut-off, the only ones the DCG reads) and on which kinds of difference their tails
 //!   hold ([`Key`]); a pair whose key was already examined without a trade is skipped.
-//! - A trial's DCG change is summed over the positions between the two traded ones
-//!   ([`change`]); a trial clearly worse is refused on it, every other one (a gain or a
+//! - A trial's DCG change is read from prefix sums of each session's head ([`Side`]);
+//!   a trial clearly worse is refused on it, every other one (a gain or a
 //!   near tie) re-scored in full as before, so each decision is the plain version's.
 
+use super::relevance::NDCG_CUTOFF;
 use crate::objective::relevance::Lists;
 
 /// Passes over the pairs of sessions at most.
@@ -24,6 +25,9 @@ const PASSES: usize = 8;
 
 /// Keys of examinations without a trade kept at most (later ones are examined again).
 const MEMO: usize = 32;
+
+/// The cut-off the trials are written for: lex's. Beyond it [`polish`] trades nothing.
+const HEAD: usize = NDCG_CUTOFF;
 
 /// What an examination of two sessions depends on: their heads as bit masks (bit `r`:
 /// group 0 at position `r`), the smaller first, and whether below the cut-off the first
@@ -38,11 +42,8 @@ struct Key {
 }
 
 impl Key {
-    /// `None` where the cut-off is beyond a mask's 64 bits.
-    fn of(pa: &[u8], pb: &[u8], cut: usize) -> Option<Key> {
-        if cut > 64 {
-            return None;
-        }
+    /// The key of two patterns with a cut-off of at most [`HEAD`] positions.
+    fn of(pa: &[u8], pb: &[u8], cut: usize) -> Key {
         let mask = |p: &[u8]| {
             p[..cut]
                 .iter()
@@ -56,7 +57,7 @@ impl Key {
             }
         }
         let (ha, hb) = (mask(pa), mask(pb));
-        Some(if ha <= hb {
+        if ha <= hb {
             Key {
                 heads: [ha, hb],
                 tails,
@@ -67,7 +68,7 @@ impl Key {
                 heads: [hb, ha],
                 tails: (tails & 1) << 1 | tails >> 1,
             }
-        })
+        }
     }
 }
 
@@ -75,7 +76,8 @@ impl Key {
 /// by trades: where two sessions differ at a position `r` within the cut-off and at
 /// another `q` the other way round, they trade (one gives group 0's slot at `r` for the
 /// other's at `q`) when the pair's DCG rises; each session dealt anew ([`deal`]). First
-/// improvement, at most [`PASSES`] passes over the pairs of sessions. `sorted`: each
+/// improvement, at most [`PASSES`] passes over the pairs of sessions; none with a
+/// cut-off beyond [`HEAD`] positions. `sorted`: each
 /// group's items in the order they take its positions, group 0's first; `pa`, `pb`: `n`
 /// bytes each.
 pub(super) fn polish(
@@ -100,6 +102,9 @@ pub(super) fn polish(
         pattern(ranking, s, pa);
         deal(pa, sorted, k0, &mut ranking[s * n..(s + 1) * n]);
     }
+    if cut > HEAD {
+        return;
+    }
     let tolerance = tolerance(lists);
     let mut fruitless = heapless::Vec::<Key, MEMO>::new();
     for _ in 0..PASSES {
@@ -114,16 +119,16 @@ pub(super) fn polish(
                     continue;
                 }
                 let key = Key::of(pa, pb, cut);
-                if key.is_some_and(|k| fruitless.contains(&k)) {
+                if fruitless.contains(&key) {
                     continue;
                 }
                 if examine(lists, pa, pb, cut, tolerance) {
                     deal(pa, sorted, k0, &mut ranking[a * n..(a + 1) * n]);
                     deal(pb, sorted, k0, &mut ranking[b * n..(b + 1) * n]);
                     better = true;
-                } else if let Some(k) = key {
+                } else {
                     // Full: later keys are examined again, as without the memo.
-                    let _ = fruitless.push(k);
+                    let _ = fruitless.push(key);
                 }
             }
         }
@@ -137,6 +142,7 @@ pub(super) fn polish(
 fn examine(lists: &Lists<'_>, pa: &mut [u8], pb: &mut [u8], cut: usize, tolerance: f64) -> bool {
     let n = pa.len();
     let mut now = lists.dcg(pa) + lists.dcg(pb);
+    let mut sides = [Side::new(lists, pa, cut), Side::new(lists, pb, cut)];
     let mut changed = false;
     for r in 0..cut {
         if pa[r] == pb[r] {
@@ -149,8 +155,9 @@ fn examine(lists: &Lists<'_>, pa: &mut [u8], pb: &mut [u8], cut: usize, toleranc
             if q == r || pa[r] == pb[r] || pa[q] == pb[q] || pa[r] == pa[q] {
                 continue;
             }
-            let (da, moved_a) = change(lists, pa, r, q, cut);
-            let (db, moved_b) = change(lists, pb, r, q, cut);
+            let (lo, hi) = (r.min(q), r.max(q));
+            let (da, moved_a) = sides[0].change(lists, pa[lo], lo, hi, cut);
+            let (db, moved_b) = sides[1].change(lists, pb[lo], lo, hi, cut);
             // Clearly worse: the full sums could not say otherwise (module docs).
             if da + db < -tolerance {
                 continue;
@@ -166,6 +173,7 @@ fn examine(lists: &Lists<'_>, pa: &mut [u8], pb: &mut [u8], cut: usize, toleranc
             if next > now * (1.0 + 1e-12) {
                 now = next;
                 changed = true;
+                sides = [Side::new(lists, pa, cut), Side::new(lists, pb, cut)];
             } else {
                 pa.swap(r, q);
                 pb.swap(r, q);
@@ -175,43 +183,98 @@ fn examine(lists: &Lists<'_>, pa: &mut [u8], pb: &mut [u8], cut: usize, toleranc
     changed
 }
 
-/// The DCG change of exchanging `pattern[r]` and `pattern[q]` (`r < cut`), summed over
-/// the positions from the first of the two to the last within the cut-off (before them
-/// nothing moves; after them each group's count is the same again), and whether any
-/// position's gain changed.
-fn change(lists: &Lists<'_>, pattern: &[u8], r: usize, q: usize, cut: usize) -> (f64, bool) {
-    let (lo, hi) = (r.min(q), r.max(q));
-    let ones = pattern[..lo].iter().filter(|&&z| z == 1).count();
-    // Each group's next index, before and after the exchange.
-    let (mut before, mut after) = ([ones, lo - ones], [ones, lo - ones]);
-    let (mut delta, mut moved) = (0.0, false);
-    for (p, &d) in lists.discount.iter().enumerate().take(cut).skip(lo) {
-        if p > hi {
-            break;
-        }
-        let old = pattern[p];
-        let new = match p {
-            _ if p == lo => pattern[hi],
-            _ if p == hi => pattern[lo],
-            _ => old,
+/// One session's head (its first [`HEAD`] positions at most) as a trial reads it. An
+/// exchange of positions `lo < hi` holding different groups moves `lo`'s group down to
+/// `hi`: between them, each position of that group takes its group's gain one place up
+/// (its index falls by one) and each of the other group one place down. `shift[v][p]`
+/// sums those changes of the DCG's terms over the positions before `p`, for the exchange
+/// that moves value `v` down; `moved[v][p]` counts the terms among them whose gain
+/// changes (compared exactly). So a trial costs a few reads, not a re-scoring.
+struct Side {
+    /// Each position's gain.
+    gain: [f64; HEAD],
+    /// Group 0's positions before `p`.
+    ones: [u8; HEAD + 1],
+    shift: [[f64; HEAD + 1]; 2],
+    moved: [[u8; HEAD + 1]; 2],
+}
+
+impl Side {
+    /// `pattern`'s first `cut <= HEAD` positions.
+    fn new(lists: &Lists<'_>, pattern: &[u8], cut: usize) -> Side {
+        let mut side = Side {
+            gain: [0.0; HEAD],
+            ones: [0; HEAD + 1],
+            shift: [[0.0; HEAD + 1]; 2],
+            moved: [[0; HEAD + 1]; 2],
         };
-        let (g_old, g_new) = (take(lists, old, &mut before), take(lists, new, &mut after));
-        if g_new != g_old {
-            moved = true;
-            delta += (g_new - g_old) * d;
+        let mut next = [0usize; 2];
+        for (p, (&x, &d)) in pattern.iter().zip(lists.discount).take(cut).enumerate() {
+            let g = usize::from(x != 1);
+            let i = next[g];
+            next[g] += 1;
+            let here = gain(lists, g, i);
+            side.gain[p] = here;
+            side.ones[p + 1] = side.ones[p] + u8::from(x == 1);
+            for v in 0..2u8 {
+                // A position of the moved group has one of its group above it here.
+                let other = if x == v {
+                    i.checked_sub(1).map(|j| gain(lists, g, j))
+                } else {
+                    Some(gain(lists, g, i + 1))
+                };
+                let (term, moved) = match other {
+                    Some(o) if o != here => ((o - here) * d, 1),
+                    _ => (0.0, 0),
+                };
+                let v = usize::from(v);
+                side.shift[v][p + 1] = side.shift[v][p] + term;
+                side.moved[v][p + 1] = side.moved[v][p] + moved;
+            }
         }
+        side
     }
-    (delta, moved)
+
+    /// The DCG change of exchanging positions `lo < hi` (`lo < cut`), `v` the value at
+    /// `lo`, and whether any position's gain changed.
+    fn change(&self, lists: &Lists<'_>, v: u8, lo: usize, hi: usize, cut: usize) -> (f64, bool) {
+        let end = hi.min(cut);
+        let k = usize::from(v);
+        let mut delta = self.shift[k][end] - self.shift[k][lo + 1];
+        let mut moved = self.moved[k][end] > self.moved[k][lo + 1];
+        // `lo` takes the other group's next gain; `hi`, within the cut-off, `v`'s group's
+        // gain of its last place before `hi`.
+        // How many of group `g` lie before `p`.
+        let before = |g: usize, p: usize| {
+            let ones = usize::from(self.ones[p]);
+            if g == 0 {
+                ones
+            } else {
+                p - ones
+            }
+        };
+        let (gv, gw) = (usize::from(v != 1), usize::from(v == 1));
+        let mut end_point = |p: usize, new: f64| {
+            if new != self.gain[p] {
+                moved = true;
+                delta += (new - self.gain[p]) * lists.discount[p];
+            }
+        };
+        end_point(lo, gain(lists, gw, before(gw, lo)));
+        if hi < cut {
+            // One of `v`'s group before `hi` (the one at `lo`) has gone below it.
+            end_point(hi, gain(lists, gv, before(gv, hi) - 1));
+        }
+        (delta, moved)
+    }
 }
 
-/// The gain the next position of `zero`'s group takes, as [`Lists::dcg`] reads it.
-fn take(lists: &Lists<'_>, zero: u8, next: &mut [usize; 2]) -> f64 {
-    let g = usize::from(zero != 1);
-    next[g] += 1;
-    lists.gain[g].get(next[g] - 1).copied().unwrap_or(0.0)
+/// Group `g`'s `i`-th gain as [`Lists::dcg`] reads it (0 past the end).
+fn gain(lists: &Lists<'_>, g: usize, i: usize) -> f64 {
+    lists.gain[g].get(i).copied().unwrap_or(0.0)
 }
 
-/// How far below zero [`change`]'s sum may be and a full re-scoring still find a gain:
+/// How far below zero [`Side::change`]'s sum may be and a full re-scoring still find a gain:
 /// far above both sums' rounding (a few ulps of the largest pair DCG), far below any
 /// trade's real change.
 fn tolerance(lists: &Lists<'_>) -> f64 {
