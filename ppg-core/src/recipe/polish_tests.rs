@@ -251,7 +251,11 @@ fn a_trials_change_is_the_full_rescorings() {
         swapped.swap(r, q);
         let (before, after) = (lists.dcg(&pattern), lists.dcg(&swapped));
         // `moved`: some position within the cut-off takes another gain.
-        assert_eq!(moved, gains(&lists, &pattern) != gains(&lists, &swapped), "{trial}");
+        assert_eq!(
+            moved,
+            gains(&lists, &pattern) != gains(&lists, &swapped),
+            "{trial}"
+        );
         if moved {
             assert!(
                 (after - before - delta).abs() <= 1e-12 * (1.0 + before.abs()),
