@@ -11,9 +11,12 @@
 //! mix is within one session's share of the hull bound. Where the order within groups is
 //! free, one session is then finished by the walk over the patterns that fit what the
 //! others leave of the window ([`Lists::single`]), which fills that last share exactly.
+//! Last, trades between pairs of sessions raise the DCG at the same total
+//! ([`polish`](super::polish)).
 //! The answer is a candidate: the caller scores it with its own cost and takes it only
 //! when it costs at most the level and is more relevant than what it has.
 
+use super::polish::{deal, polish};
 use super::relevance::{window, NDCG_CUTOFF, WALK_BUDGET};
 use super::{Cost, CostSpec, Tables};
 use crate::objective::relevance::Lists;
@@ -186,101 +189,4 @@ pub(crate) fn most_relevant_many(
     }
     polish(&lists, ask.group, sorted, candidate, sessions, near, far);
     ndcg.value(&candidate[..total], sessions) > old + 1e-12
-}
-
-/// Passes of [`polish`] at most.
-const PASSES: usize = 8;
-
-/// Raises the DCG of the multi-session ranking `ranking` without changing how many
-/// sessions group 0 holds each position (so group 0's exposure summed over the sessions,
-/// and with it the two-group DTR and EEL, stays what it was): where two sessions differ
-/// at a position `r` within the cut-off and at another `q` the other way round, they
-/// trade (one gives group 0's slot at `r` for the other's at `q`) when the pair's DCG
-/// rises; each session dealt anew ([`deal`]). First improvement, at most [`PASSES`]
-/// passes over the pairs of sessions. Why: the fair set of a certified run is a window of
-/// width about 1e-8 of the total, so a mix of whole patterns rarely lands in it, while
-/// trades keep the total exactly. `pa`, `pb`: `n` bytes each.
-fn polish(
-    lists: &Lists<'_>,
-    group: &[u8],
-    sorted: &[u16],
-    ranking: &mut [u16],
-    sessions: usize,
-    pa: &mut [u8],
-    pb: &mut [u8],
-) {
-    let n = group.len();
-    let k0 = lists.gain[0].len();
-    let cut = lists.discount.len().min(n);
-    let pattern = |ranking: &[u16], s: usize, out: &mut [u8]| {
-        for (slot, &id) in out.iter_mut().zip(&ranking[s * n..(s + 1) * n]) {
-            *slot = u8::from(group[usize::from(id)] == 0);
-        }
-    };
-    // Each session dealt in `sorted`'s order first (rearrangement: never less DCG).
-    for s in 0..sessions {
-        pattern(ranking, s, pa);
-        deal(pa, sorted, k0, &mut ranking[s * n..(s + 1) * n]);
-    }
-    for _ in 0..PASSES {
-        let mut better = false;
-        for a in 0..sessions {
-            for b in a + 1..sessions {
-                pattern(ranking, a, pa);
-                pattern(ranking, b, pb);
-                // Sessions alike within the cut-off have nothing to trade there.
-                if pa[..cut] == pb[..cut] {
-                    continue;
-                }
-                let mut now = lists.dcg(pa) + lists.dcg(pb);
-                let mut changed = false;
-                for r in 0..cut {
-                    if pa[r] == pb[r] {
-                        continue;
-                    }
-                    // Below the cut-off every `q` trades alike: the first is enough.
-                    let below = (cut..n).find(|&q| pa[q] != pb[q] && pa[q] != pa[r]);
-                    for q in (0..cut).chain(below) {
-                        // `a` holds group 0 at `r` and not at `q`, `b` the other way.
-                        if q == r || pa[r] == pb[r] || pa[q] == pb[q] || pa[r] == pa[q] {
-                            continue;
-                        }
-                        pa.swap(r, q);
-                        pb.swap(r, q);
-                        let next = lists.dcg(pa) + lists.dcg(pb);
-                        if next > now * (1.0 + 1e-12) {
-                            now = next;
-                            changed = true;
-                        } else {
-                            pa.swap(r, q);
-                            pb.swap(r, q);
-                        }
-                    }
-                }
-                if changed {
-                    deal(pa, sorted, k0, &mut ranking[a * n..(a + 1) * n]);
-                    deal(pb, sorted, k0, &mut ranking[b * n..(b + 1) * n]);
-                    better = true;
-                }
-            }
-        }
-        if !better {
-            break;
-        }
-    }
-}
-
-/// One session's ranking: group 0's items (`sorted[..k0]`) onto the positions `pattern`
-/// gives it, group 1's onto the rest, each in `sorted`'s order.
-fn deal(pattern: &[u8], sorted: &[u16], k0: usize, out: &mut [u16]) {
-    let (mut a, mut b) = (0, k0);
-    for (slot, &zero) in out.iter_mut().zip(pattern) {
-        if zero == 1 {
-            *slot = sorted[a];
-            a += 1;
-        } else {
-            *slot = sorted[b];
-            b += 1;
-        }
-    }
 }

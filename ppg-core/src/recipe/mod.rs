@@ -20,10 +20,12 @@
 //!
 //! - [`cost`]: the costs by name ([`CostSpec`], [`Cost`]) and the tables they read.
 //! - [`relevance`]: the relevance certificate of a re-ranked query ([`certify_relevance`]).
-//! - `lex`: the most relevant of the fair rankings at several sessions (issue 36 point 1).
+//! - `lex`: the most relevant of the fair rankings at several sessions (issue 36 point 1);
+//!   `polish`: its last step, trades between pairs of sessions.
 
 pub mod cost;
 mod lex;
+mod polish;
 pub mod relevance;
 
 pub use cost::{AnyDtr, Cost, CostSpec, Metric, Tables};
