@@ -327,18 +327,20 @@ fn rerank_one(task: &Task, w: &Workers) -> Result<Reranked> {
             quoted(&q.qid),
             bytes.div_ceil(1 << 20)
         )),
-        Failure::Core(ppg_core::Error::NotFinite { .. }) => Error::input(
-            path,
-            q.lines[0],
-            format!(
-                "query {} (lines {}-{}): its {} cost is not finite for some ranking: its \
-                     groups' utilities are too far apart in size",
-                quoted(&q.qid),
+        Failure::Core(ppg_core::Error::NotFinite { .. } | ppg_core::Error::InputNotFinite) => {
+            Error::input(
+                path,
                 q.lines[0],
-                q.lines[q.len() - 1],
-                reranker.spec().cost.metric.name().to_uppercase()
-            ),
-        ),
+                format!(
+                    "query {} (lines {}-{}): its {} cost is not finite for some ranking: its \
+                     groups' utilities are too far apart in size",
+                    quoted(&q.qid),
+                    q.lines[0],
+                    q.lines[q.len() - 1],
+                    reranker.spec().cost.metric.name().to_uppercase()
+                ),
+            )
+        }
         Failure::Engine(e) => Error::Failed(format!("engine: {e}")),
         Failure::Core(e) => Error::Failed(format!("query {}: {e}", quoted(&q.qid))),
     })
