@@ -228,7 +228,10 @@ fn an_input_that_costs_nan_is_refused_before_the_engine_changes() {
         seed: 3,
     };
     let first = rerank(&mut engine, 3, &q, &spec, &recipe);
-    assert_eq!(rerank(&mut twin, 3, &q, &spec, &recipe).rankings, first.rankings);
+    assert_eq!(
+        rerank(&mut twin, 3, &q, &spec, &recipe).rankings,
+        first.rankings
+    );
     let tiny = [5e-324; 6];
     let overflowing = Query {
         utility: &tiny,
