@@ -53,6 +53,20 @@ impl RunFormat {
         Ok(())
     }
 
+    /// Refuses a session count the format cannot hold ([`RunFormat::check_sessions`]) and
+    /// a run id that is not one word (the trec2020 format splits on whitespace): the
+    /// messages name `--run-id`.
+    pub fn check_run(self, sessions: usize, run_id: &str) -> Result<(), String> {
+        self.check_sessions(sessions)?;
+        if run_id.is_empty() || run_id.chars().any(char::is_whitespace) {
+            return Err(format!(
+                "--run-id {run_id:?}: a run id is one word (the trec2020 format splits on \
+                 whitespace)"
+            ));
+        }
+        Ok(())
+    }
+
     /// Refuses an id (`what` is its column) that the format's evaluator would misread:
     /// whitespace in `trec2020` (fields are split on it), anything but ASCII digits in the
     /// 2022 formats (ids are parsed as integers). A tab or line end is refused by every
