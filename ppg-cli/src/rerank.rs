@@ -29,7 +29,7 @@ use ppg_host::quote::quoted;
 use ppg_host::rerank_input::{InputError, InputQuery, Limit, Reader};
 use ppg_host::rerank_query::Reranked;
 use ppg_host::rerank_query::{ExactRefusal, Failure, Method, RerankSpec, Reranker, Rows};
-use ppg_host::rerank_task::{check_ids, Checks, Task};
+use ppg_host::rerank_task::{Checks, Task};
 use ppg_host::scratch::SortFolder;
 use ppg_host::threads;
 use ppg_host::trec_run::RunFormat;
@@ -167,7 +167,7 @@ pub fn run(args: &RerankArgs) -> Result<()> {
                     r.after
                 );
             }
-            check_ids(args.run_format.into(), q, &path)?;
+            workers.format.check_ids(q, &path)?;
             out.writer()
                 .write_all(&done.rows)
                 .map_err(|e| out.failed(e))?;

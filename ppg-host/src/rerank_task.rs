@@ -1,7 +1,7 @@
 //! One query of `ppg rerank` read and admitted, before it is queued for a worker: the
 //! per-query rules that are not about the command line (its utility column, the
 //! request's refusals of its rows with their messages, its engine against the memory
-//! budget, its ids against the run file's format), so that the CLI's run loop hands each
+//! budget; its ids against the run file's format are [`RunFormat::check_ids`]), so that the CLI's run loop hands each
 //! query here and to [`Reranker`] without coming back to the CLI in between.
 
 use crate::budget;
@@ -9,7 +9,6 @@ use crate::error::{Error, Result};
 use crate::quote::quoted;
 use crate::rerank_input::InputQuery;
 use crate::rerank_query::{Refusal, Reranker, Rows};
-use crate::trec_run::RunFormat;
 
 /// One query read and checked, with its index in the input.
 pub struct Task {
@@ -113,22 +112,4 @@ impl Checks<'_> {
             engine_bytes,
         })
     }
-}
-
-/// The ids of `q` as the run file's `format`'s evaluator reads them, refused at their line
-/// of `path`.
-///
-/// # Errors
-/// [`Error::Input`] naming `--run-format`.
-pub fn check_ids(format: RunFormat, q: &InputQuery, path: &str) -> Result<()> {
-    let refused = |line: usize, m: String| Error::input(path, line, format!("{m} (--run-format)"));
-    format
-        .check_id("qid", &q.qid)
-        .map_err(|m| refused(q.lines[0], m))?;
-    for (item, &line) in q.items.iter().zip(&q.lines) {
-        format
-            .check_id("item", item)
-            .map_err(|m| refused(line, m))?;
-    }
-    Ok(())
 }

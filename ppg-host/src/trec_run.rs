@@ -18,6 +18,9 @@
 //! before anything of its query is written. ppg's own format (`qid session rank item`) is
 //! [`RunFormat::Ppg`].
 
+use crate::error::Error;
+use crate::rerank_input::InputQuery;
+
 /// The format of `ppg rerank`'s output (`--run-format`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RunFormat {
@@ -88,6 +91,22 @@ impl RunFormat {
             }
             RunFormat::Trec2022 | RunFormat::Trec2022Seq => Ok(()),
         }
+    }
+
+    /// The ids of `q` as the format's evaluator reads them ([`RunFormat::check_id`]),
+    /// refused at their line of `path`.
+    ///
+    /// # Errors
+    /// [`Error::Input`] naming `--run-format`.
+    pub fn check_ids(self, q: &InputQuery, path: &str) -> crate::error::Result<()> {
+        let refused =
+            |line: usize, m: String| Error::input(path, line, format!("{m} (--run-format)"));
+        self.check_id("qid", &q.qid)
+            .map_err(|m| refused(q.lines[0], m))?;
+        for (item, &line) in q.items.iter().zip(&q.lines) {
+            self.check_id("item", item).map_err(|m| refused(line, m))?;
+        }
+        Ok(())
     }
 
     /// Appends one session's ranking of query `qid` to `out`: `items` in rank order,
