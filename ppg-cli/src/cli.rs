@@ -2,13 +2,13 @@
 
 use std::path::PathBuf;
 
-use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use ppg_core::names::{self, BrowseName, MetricChoice, Mixable, Named};
+use ppg_core::names::{BrowseName, MetricChoice, Mixable};
 use ppg_core::objective::{Level, Measure, RankStart};
 use ppg_core::{Gradient, SamplerMode};
 
 use ppg_host::trec_run::RunFormat;
+use ppg_lab::names_arg::core_names;
 pub use ppg_lab::ProgressArg;
 pub use ppg_lab::{FrontierArgs, ReproduceArgs};
 
@@ -59,12 +59,7 @@ mod value_help {
     /// `--ee-level`.
     pub const LEVEL: &[&str] = &["Groups (TREC 2020's setting)", "Individual items"];
     /// `--ee-measure`.
-    pub const MEASURE: &[&str] = &[
-        "EE-L, the loss against the target exposure (TREC 2020's score)",
-        "EE-D, the disparity: the squared norm of the exposure (blind to relevance)",
-        "EE-R, the relevance: the exposure's agreement with the target (minimised as its \
-         distance below its upper bound)",
-    ];
+    pub use ppg_lab::names_arg::MEASURE_HELP as MEASURE;
     /// `--sampler`.
     pub const SAMPLER: &[&str] = &[
         "The paper's Eq. 9 correction w / (1 - q)",
@@ -80,27 +75,6 @@ mod value_help {
         "r = 1, 2, ...: the paper's reference code (top position 0.631)",
         "r = 0, 1, ...: the usual DCG discount (top position 1)",
     ];
-}
-
-/// A flag's parser of the core's names of `T`, each shown with its `help` (none when
-/// `help` is empty): the core parses, clap lists the names and refuses others.
-fn core_names<T: Named + Send + Sync>(
-    help: &'static [&'static str],
-) -> impl TypedValueParser<Value = T> {
-    debug_assert!(
-        help.is_empty() || help.len() == T::NAMES.len(),
-        "{}",
-        T::WHAT
-    );
-    let values = T::NAMES
-        .iter()
-        .enumerate()
-        .map(move |(i, &name)| match help.get(i) {
-            Some(&h) => PossibleValue::new(name).help(h),
-            None => PossibleValue::new(name),
-        });
-    PossibleValuesParser::new(values)
-        .map(|name| names::parse::<T>(&name).expect("clap passes only the core's names"))
 }
 
 /// How `rerank` finds each query's rankings.
@@ -439,6 +413,7 @@ impl From<RunFormatArg> for RunFormat {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use ppg_core::names::Named;
 
     #[test]
     fn every_core_name_has_its_help() {

@@ -28,33 +28,19 @@ use ppg_host::progress;
 use ppg_host::quote::quoted;
 use ppg_host::rerank_input::{InputError, InputQuery, Limit, Reader};
 use ppg_host::rerank_query::Reranked;
-use ppg_host::rerank_query::{ExactRefusal, Failure, Method, Refusal, RerankSpec, Reranker, Rows};
+use ppg_host::rerank_query::{ExactRefusal, Failure, Method, RerankSpec, Reranker, Rows};
+use ppg_host::rerank_task::{Checks, Task};
 use ppg_host::scratch::SortFolder;
 use ppg_host::threads;
 use ppg_host::trec_run::RunFormat;
-
-/// One query read and checked, with its index in the input.
-struct Task {
-    index: usize,
-    query: InputQuery,
-    utility: Vec<f64>,
-    /// The bytes of its engine.
-    engine_bytes: u64,
-}
-
-/// What the reader thread needs to check a query before it is queued.
-struct Checks<'a> {
-    path: &'a str,
-    reranker: &'a Reranker,
-    use_label: bool,
-    memory: u64,
-}
 
 pub fn run(args: &RerankArgs) -> Result<()> {
     let started = Instant::now();
     let mut spec = spec(args)?;
     let (max_groups, why) = ppg_host::cost::max_groups(spec.cost.metric);
-    check_run_format(args)?;
+    RunFormat::from(args.run_format)
+        .check_run(args.sessions, &args.run_id)
+        .map_err(Error::Usage)?;
     // Where the output and the report go, and what the environment allows, before
     // anything is read.
     interrupt::install()?;
@@ -144,6 +130,9 @@ pub fn run(args: &RerankArgs) -> Result<()> {
         // 1/64 of --memory outside the budget, as the longest line read.
         keep: usize::try_from(memory / 64 / threads as u64).unwrap_or(usize::MAX),
         reporting: report.is_some(),
+        ndcg_k: args.ndcg_k.max(1),
+        format: args.run_format.into(),
+        run_id: &args.run_id,
     };
     let (mut certified, mut bounded, mut largest_gap) = (0usize, 0usize, 0.0f64);
     let bar = progress::new(args.progress.show(), "rerank", None, "queries");
@@ -153,7 +142,7 @@ pub fn run(args: &RerankArgs) -> Result<()> {
         let task = reader
             .next_query()
             .map_err(|e| Error::input(&path, e.line, e.message))?
-            .map(|q| task(&checks, index, q, reader.groups()))
+            .map(|q| checks.task(index, q, reader.groups()))
             .transpose()?;
         if task.is_some() {
             pause::at("reading");
@@ -165,7 +154,7 @@ pub fn run(args: &RerankArgs) -> Result<()> {
         read,
         pipeline::WINDOW_PER_THREAD * threads,
         &pool,
-        |task| done(task, &workers, args),
+        |task| done(task, &workers),
         |task, done| {
             let (q, r) = (&task.query, &done.reranked);
             if args.verbose && r.is_undefined() {
@@ -178,7 +167,7 @@ pub fn run(args: &RerankArgs) -> Result<()> {
                     r.after
                 );
             }
-            check_ids(args.run_format.into(), q, &path)?;
+            workers.format.check_ids(q, &path)?;
             out.writer()
                 .write_all(&done.rows)
                 .map_err(|e| out.failed(e))?;
@@ -225,77 +214,6 @@ pub fn run(args: &RerankArgs) -> Result<()> {
 
 /// A query's rows, checked against the request ([`Reranker::check`]), and its engine's
 /// size, checked against the memory budget; `groups` names the group ids.
-fn task(c: &Checks, index: usize, mut query: InputQuery, groups: &[String]) -> Result<Task> {
-    let (utility, name) = match (query.label.take(), c.use_label) {
-        (Some(l), true) => (l, "label"),
-        _ => (query.score.clone(), "score"),
-    };
-    let rows = Rows {
-        score: &query.score,
-        utility: &utility,
-        group: &query.group,
-    };
-    let sessions = c.reranker.spec().sessions;
-    if let Err(refusal) = c.reranker.check(&rows) {
-        let group_name = |g: u8| quoted(&groups[usize::from(g)]);
-        let (row, message) = match refusal {
-            Refusal::Utility { row, why } => (
-                row,
-                format!(
-                    "{name} {} {why} (use --utility or shift the scores)",
-                    utility[row]
-                ),
-            ),
-            Refusal::DtrSum { row, group } => (
-                row,
-                format!(
-                    "{name} {:e} takes the utility of group {} in query {}, summed over {}, \
-                     beyond the largest double: DTR divides exposure by that sum",
-                    utility[row],
-                    group_name(group),
-                    quoted(&query.qid),
-                    budget::count(sessions, "session", "sessions"),
-                ),
-            ),
-            Refusal::BeyondPopulation {
-                row,
-                group,
-                population,
-            } => (
-                row,
-                format!(
-                    "group {} is group number {} of the input, beyond --awrf-groups {population}",
-                    group_name(group),
-                    usize::from(group) + 1
-                ),
-            ),
-        };
-        return Err(Error::input(c.path, query.lines[row], message));
-    }
-    let engine_bytes = c.reranker.engine_bytes(query.len()) as u64;
-    if engine_bytes > c.memory {
-        // The budget, not the input, is short: exit 1, at the query's line.
-        return Err(Error::Failed(format!(
-            "{}:{}: query {} has {}: with {} and batch {} its PPG engine needs {}, more \
-             than the memory budget of {} (--memory); split the list or use fewer sessions",
-            c.path,
-            query.lines[0],
-            quoted(&query.qid),
-            budget::count(query.len(), "item", "items"),
-            budget::count(sessions, "session", "sessions"),
-            c.reranker.spec().recipe.train.batch,
-            budget::size(engine_bytes, budget::Round::Up),
-            budget::size(c.memory, budget::Round::Down)
-        )));
-    }
-    Ok(Task {
-        index,
-        query,
-        utility,
-        engine_bytes,
-    })
-}
-
 /// Re-ranks one query ([`Reranker::rerank_alone`]) once the budget holds its engine.
 /// A cost that is not finite for some ranking is a property of the query's utilities:
 /// bad input at the query's lines.
@@ -327,18 +245,20 @@ fn rerank_one(task: &Task, w: &Workers) -> Result<Reranked> {
             quoted(&q.qid),
             bytes.div_ceil(1 << 20)
         )),
-        Failure::Core(ppg_core::Error::NotFinite { .. }) => Error::input(
-            path,
-            q.lines[0],
-            format!(
-                "query {} (lines {}-{}): its {} cost is not finite for some ranking: its \
-                     groups' utilities are too far apart in size",
-                quoted(&q.qid),
+        Failure::Core(ppg_core::Error::NotFinite { .. } | ppg_core::Error::InputNotFinite) => {
+            Error::input(
+                path,
                 q.lines[0],
-                q.lines[q.len() - 1],
-                reranker.spec().cost.metric.name().to_uppercase()
-            ),
-        ),
+                format!(
+                    "query {} (lines {}-{}): its {} cost is not finite for some ranking: its \
+                     groups' utilities are too far apart in size",
+                    quoted(&q.qid),
+                    q.lines[0],
+                    q.lines[q.len() - 1],
+                    reranker.spec().cost.metric.name().to_uppercase()
+                ),
+            )
+        }
         Failure::Engine(e) => Error::Failed(format!("engine: {e}")),
         Failure::Core(e) => Error::Failed(format!("query {}: {e}", quoted(&q.qid))),
     })
@@ -353,6 +273,11 @@ struct Workers<'a> {
     keep: usize,
     /// Whether `--report` is written.
     reporting: bool,
+    /// The cut-off of `--report`'s relevance certificate (`--ndcg-k`, at least 1).
+    ndcg_k: usize,
+    /// How the output is written: `--run-format` and `--run-id`.
+    format: RunFormat,
+    run_id: &'a str,
 }
 
 /// A query re-ranked, and its lines of the output and of `--report`, laid out on the
@@ -364,11 +289,12 @@ struct Done {
 }
 
 /// Re-ranks `task` ([`rerank_one`]) and formats what is written of it.
-fn done(task: &Task, w: &Workers, args: &RerankArgs) -> Result<Done> {
+fn done(task: &Task, w: &Workers) -> Result<Done> {
     let r = rerank_one(task, w)?;
     let q = &task.query;
-    let mut rows = Vec::with_capacity(args.sessions * q.len() * (q.qid.len() + 16));
-    write_query(&mut rows, q, &r, args);
+    let sessions = w.reranker.spec().sessions;
+    let mut rows = Vec::with_capacity(sessions * q.len() * (q.qid.len() + 16));
+    write_query(&mut rows, q, &r, w);
     let report = w.reporting.then(|| {
         // The relevance certificate, of NDCG@k of the utility (the only relevance the
         // recipe knows): empty for a query passed through.
@@ -380,7 +306,7 @@ fn done(task: &Task, w: &Workers, args: &RerankArgs) -> Result<Done> {
                     group: &q.group,
                 };
                 w.reranker
-                    .relevance(&rows, &task.utility, &r, args.ndcg_k.max(1))
+                    .relevance(&rows, &task.utility, &r, w.ndcg_k)
                     .ok()
             })
             .flatten();
@@ -395,41 +321,13 @@ fn done(task: &Task, w: &Workers, args: &RerankArgs) -> Result<Done> {
     })
 }
 
-fn write_query(out: &mut Vec<u8>, q: &InputQuery, r: &Reranked, args: &RerankArgs) {
+fn write_query(out: &mut Vec<u8>, q: &InputQuery, r: &Reranked, w: &Workers) {
     let n = q.len();
-    for s in 0..args.sessions {
+    for s in 0..w.reranker.spec().sessions {
         let ranking = r.rankings[s * n..(s + 1) * n].iter();
         let items = ranking.map(|&item| &q.items[usize::from(item)]);
-        RunFormat::from(args.run_format).write_ranking(out, &q.qid, s + 1, items, &args.run_id);
+        w.format.write_ranking(out, &q.qid, s + 1, items, w.run_id);
     }
-}
-
-/// The ids of `q` as `--run-format`'s evaluator reads them, refused at their line.
-fn check_ids(format: RunFormat, q: &InputQuery, path: &str) -> Result<()> {
-    let refused = |line: usize, m: String| Error::input(path, line, format!("{m} (--run-format)"));
-    format
-        .check_id("qid", &q.qid)
-        .map_err(|m| refused(q.lines[0], m))?;
-    for (item, &line) in q.items.iter().zip(&q.lines) {
-        format
-            .check_id("item", item)
-            .map_err(|m| refused(line, m))?;
-    }
-    Ok(())
-}
-
-/// `--run-format` and `--run-id` agree with the other flags.
-fn check_run_format(args: &RerankArgs) -> Result<()> {
-    RunFormat::from(args.run_format)
-        .check_sessions(args.sessions)
-        .map_err(Error::Usage)?;
-    if args.run_id.is_empty() || args.run_id.chars().any(char::is_whitespace) {
-        return Err(Error::Usage(format!(
-            "--run-id {:?}: a run id is one word (the trec2020 format splits on whitespace)",
-            args.run_id
-        )));
-    }
-    Ok(())
 }
 
 /// One line of `--report`: the query's costs (empty for a query its metric has no value

@@ -178,6 +178,21 @@ impl<'a> Ppg<'a> {
         sessions: usize,
         initial_weight: f32,
     ) -> Result<(), Error> {
+        self.check_start(items, sessions, initial_weight)?;
+        self.dist.start(items, sessions, initial_weight);
+        self.sampler.start(items);
+        self.trainer.reset();
+        Ok(())
+    }
+
+    /// [`Ppg::start`]'s refusals, for a caller (the recipe) that must refuse before it
+    /// changes anything (the generator included).
+    pub(crate) fn check_start(
+        &self,
+        items: usize,
+        sessions: usize,
+        initial_weight: f32,
+    ) -> Result<(), Error> {
         if items == 0 || sessions == 0 {
             return Err(Error::Empty);
         }
@@ -196,9 +211,6 @@ impl<'a> Ppg<'a> {
         if !(0.0..=1.0).contains(&initial_weight) {
             return Err(Error::NotProbability { index: 0 });
         }
-        self.dist.start(items, sessions, initial_weight);
-        self.sampler.start(items);
-        self.trainer.reset();
         Ok(())
     }
 

@@ -47,6 +47,10 @@ pub enum Error {
         /// Position of the offending value in the slice that held it.
         index: usize,
     },
+    /// The input ranking's own cost (the recipe's starting point) is NaN or infinite:
+    /// refused before the engine was touched, unlike [`Error::NotFinite`] met during
+    /// training, after which the engine holds the new query half trained.
+    InputNotFinite,
     /// A probability lies outside `[0, 1]`.
     NotProbability {
         /// Position of the offending value.
@@ -92,6 +96,7 @@ impl fmt::Display for Error {
             Error::NotPermutation => f.write_str("ranking is not a permutation of the items"),
             Error::SamePair => f.write_str("a pair must name two different items"),
             Error::NotFinite { index } => write!(f, "value at index {index} is NaN or infinite"),
+            Error::InputNotFinite => f.write_str("the input ranking's cost is NaN or infinite"),
             Error::NotProbability { index } => {
                 write!(f, "value at index {index} is not a probability in [0, 1]")
             }

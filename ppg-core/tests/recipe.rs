@@ -208,6 +208,63 @@ fn bad_input_is_refused() {
     ));
 }
 
+/// An input whose own cost is not finite (utilities so small that DTR's exposure over
+/// utility overflows) is refused as such before the engine changes: its query, weights,
+/// best ranking and generator are a twin's that never saw the call (the C door keeps its
+/// query on this refusal and builds no cost of its own to check it first).
+#[test]
+fn an_input_that_costs_nan_is_refused_before_the_engine_changes() {
+    let dims = Dims::new(6, 2, 16);
+    let (mut mem, mut twin_mem) = (memory(dims), memory(dims));
+    let mut engine = Ppg::new(&mut mem, dims, 7).unwrap();
+    let mut twin = Ppg::new(&mut twin_mem, dims, 7).unwrap();
+    let spec = CostSpec::new(Metric::Dtr, 5, None);
+    let recipe = Recipe::recommended();
+    let q = Query {
+        score: &[5.0, 4.0, 3.0, 2.0, 1.0, 0.0],
+        utility: &[1.0, 1.0, 0.0, 1.0, 0.0, 0.0],
+        group: &[0, 0, 0, 1, 1, 1],
+        sessions: 2,
+        seed: 3,
+    };
+    let first = rerank(&mut engine, 3, &q, &spec, &recipe);
+    assert_eq!(
+        rerank(&mut twin, 3, &q, &spec, &recipe).rankings,
+        first.rankings
+    );
+    let tiny = [5e-324; 6];
+    let overflowing = Query {
+        utility: &tiny,
+        ..q
+    };
+    let (e, d) = tables(6);
+    let t = Tables {
+        exposure: &e,
+        discount: &d,
+        attention: &[],
+    };
+    let (mut order, mut utility, mut group) = ([0; 6], [0.0; 6], [0; 6]);
+    let work = Workspace {
+        order: &mut order,
+        utility: &mut utility,
+        group: &mut group,
+        scratch: &mut [],
+    };
+    let mut out = [0u16; 12];
+    assert_eq!(
+        engine.rerank(&overflowing, &spec, &t, &recipe, work, &mut out),
+        Err(Error::InputNotFinite)
+    );
+    assert_eq!(engine.reference(), twin.reference());
+    assert_eq!(engine.best(), twin.best());
+    let (mut mine, mut theirs) = ([0u16; 12], [0u16; 12]);
+    for mode in [ppg_core::SamplerMode::Corrected; 3] {
+        let a = engine.sample(mode, &mut mine).unwrap();
+        let b = twin.sample(mode, &mut theirs).unwrap();
+        assert_eq!((mine, a.to_bits()), (theirs, b.to_bits()));
+    }
+}
+
 /// A black box that knows its optimum (0 at the identity) and can be made to return NaN.
 struct Known {
     nan_after: usize,

@@ -947,7 +947,10 @@ uint64_t ppg_query_seed(uint64_t seed, uint64_t index);
 // met only once the query is replaced: a sampled ranking that costs NaN or an infinity
 // during the run (`PPG_STATUS_NOT_FINITE`) leaves the engine without a query
 // (`PPG_STATUS_NO_QUERY` until the next `ppg_engine_set_query` or `ppg_engine_rerank`).
-// `out_ids` and `*report` are written on success only.
+// Both non-finite costs are `PPG_STATUS_NOT_FINITE` (one status, as before): the input
+// ranking's is refused by the core before it starts the query (the engine keeps the old
+// one), a sampled ranking's after (`ppg_engine_ranking_len` then says
+// `PPG_STATUS_NO_QUERY`). `out_ids` and `*report` are written on success only.
 //
 // # Safety
 // `engine` is a live handle; `items` points to `count` readable `ppg_item`; `objective`

@@ -156,41 +156,8 @@ impl<'a> Engine<'a> {
         items: &[crate::types::ppg_item],
         sessions: usize,
     ) -> Status<()> {
-        self.replace_query(items, sessions, None)
-    }
-
-    /// [`Engine::set_query`], refused as well, before anything changes, where the recipe's
-    /// `cost` (from the rank `start`) cannot be built over the new items.
-    fn replace_query(
-        &mut self,
-        items: &[crate::types::ppg_item],
-        sessions: usize,
-        cost: Option<(&CostSpec, RankStart)>,
-    ) -> Status<()> {
+        self.check_items(items, sessions)?;
         let n = items.len();
-        if n == 0 || sessions == 0 {
-            return Err(ppg_status::InvalidArgument);
-        }
-        if n > self.dims.items || sessions > self.dims.sessions {
-            return Err(ppg_status::Capacity);
-        }
-        if items.iter().any(|item| !item.utility.is_finite()) {
-            return Err(ppg_status::NotFinite);
-        }
-        // The next id index, built in the spare buffer so that a refusal keeps the old one.
-        let next = &mut self.q.spare[..n];
-        for (k, slot) in next.iter_mut().enumerate() {
-            // n <= dims.items <= u16::MAX.
-            *slot = k as u16;
-        }
-        let id_of = |k: u16| items.get(usize::from(k)).map_or(0, |item| item.id);
-        next.sort_unstable_by_key(|&k| id_of(k));
-        if next.windows(2).any(|w| id_of(w[0]) == id_of(w[1])) {
-            return Err(ppg_status::DuplicateItem);
-        }
-        if let Some((cost, start)) = cost {
-            self.q.check_cost(items, sessions, cost, start)?;
-        }
         match &mut self.core {
             Core::Ppg(ppg) => ppg.start(n, sessions, QUERY_WEIGHT)?,
             Core::Pl(pl) => {
@@ -201,7 +168,40 @@ impl<'a> Engine<'a> {
                 pl.start(logits, sessions)?;
             }
         }
-        // Committed: nothing below can fail.
+        self.commit(items, sessions);
+        Ok(())
+    }
+
+    /// The refusals of a new query that changes nothing: its shape, a utility that is not
+    /// finite, an id named twice. Leaves the id index of `items` in the spare buffer, for
+    /// [`Engine::commit`] (so that a refusal keeps the old one).
+    fn check_items(&mut self, items: &[crate::types::ppg_item], sessions: usize) -> Status<()> {
+        let n = items.len();
+        if n == 0 || sessions == 0 {
+            return Err(ppg_status::InvalidArgument);
+        }
+        if n > self.dims.items || sessions > self.dims.sessions {
+            return Err(ppg_status::Capacity);
+        }
+        if items.iter().any(|item| !item.utility.is_finite()) {
+            return Err(ppg_status::NotFinite);
+        }
+        let next = &mut self.q.spare[..n];
+        for (k, slot) in next.iter_mut().enumerate() {
+            // n <= dims.items <= u16::MAX.
+            *slot = k as u16;
+        }
+        let id_of = |k: u16| items.get(usize::from(k)).map_or(0, |item| item.id);
+        next.sort_unstable_by_key(|&k| id_of(k));
+        if next.windows(2).any(|w| id_of(w[0]) == id_of(w[1])) {
+            return Err(ppg_status::DuplicateItem);
+        }
+        Ok(())
+    }
+
+    /// Makes `items` (checked by [`Engine::check_items`], which left their id index in
+    /// the spare buffer) the query, once the core has started it.
+    fn commit(&mut self, items: &[crate::types::ppg_item], sessions: usize) {
         let q = &mut self.q;
         for (k, item) in items.iter().enumerate() {
             q.ids[k] = item.id;
@@ -209,10 +209,9 @@ impl<'a> Engine<'a> {
             q.group[k] = item.group;
         }
         core::mem::swap(&mut q.index, &mut q.spare);
-        q.n = n;
+        q.n = items.len();
         q.sessions = sessions;
         self.fresh = true;
-        Ok(())
     }
 
     fn ppg_only(&mut self) -> Status<&mut Ppg<'a>> {
@@ -448,7 +447,7 @@ impl<'a> Engine<'a> {
         if out.len() != total {
             return Err(ppg_status::InvalidArgument);
         }
-        // Too many items: replace_query refuses them below.
+        // Too many items: check_items refuses them below.
         if let Some(utility) = self.q.sorted_utility.get_mut(..items.len()) {
             for (slot, item) in utility.iter_mut().zip(items) {
                 *slot = item.utility;
@@ -457,52 +456,60 @@ impl<'a> Engine<'a> {
                 return self.pass_through(items, sessions, out);
             }
         }
-        self.replace_query(items, sessions, Some((&cost, spec.rank_start)))?;
-        let outcome = self.rerank_query(
-            &cost,
-            spec.rank_start,
-            &recipe,
-            seed,
-            relevance.then_some(spec.k.max(1)),
-        );
-        let (n, q) = (self.q.n, &mut self.q);
-        match outcome {
-            Ok((outcome, relevance)) => {
-                let ids = &q.ids[..n];
-                for (slot, &local) in out.iter_mut().zip(&q.locals[..total]) {
-                    slot.write(id_of(ids, local));
-                }
-                self.fresh = false;
-                let trained = outcome.report.unwrap_or(TrainReport {
-                    epochs: 0,
-                    samples: 0,
-                    best_cost: outcome.after,
-                    best_epoch: None,
-                    bound: outcome.bound,
-                    certified: outcome.certified,
-                });
-                let report = report(TrainReport {
-                    best_cost: outcome.after,
-                    bound: outcome.bound,
-                    certified: outcome.certified,
-                    ..trained
-                });
-                Ok(match relevance {
-                    Some(r) => crate::types::ppg_train_report {
-                        ndcg: r.ndcg,
-                        ndcg_bound: r.bound,
-                        ndcg_gap: r.gap(),
-                        ndcg_exact: r.exact,
-                        ..report
-                    },
-                    None => report,
-                })
-            }
-            Err(e) => {
-                q.n = 0;
-                Err(e)
-            }
+        self.check_items(items, sessions)?;
+        let n = items.len();
+        // The items in their input ranking, the recipe's starting one, staged outside the
+        // query's own buffers (a refusal must leave the old query): the utility in the
+        // certificate's scratch (written after), the groups numbered densely.
+        let (utility, group) = (&mut self.q.certificate[..n], &mut self.q.dense[..n]);
+        for (slot, item) in utility.iter_mut().zip(items) {
+            *slot = item.utility;
         }
+        dense_groups(items.iter().map(|item| item.group), group)?;
+        let outcome = match self.rerank_items(n, sessions, &cost, spec.rank_start, &recipe, seed) {
+            Ok(outcome) => outcome,
+            // Met in training: the core started the new query, so the old one is gone.
+            Err(e @ ppg_core::Error::NotFinite { .. }) => {
+                self.q.n = 0;
+                return Err(e.into());
+            }
+            // Every other refusal (the input's own cost included) came before the core
+            // changed anything.
+            Err(e) => return Err(e.into()),
+        };
+        self.commit(items, sessions);
+        self.fresh = false;
+        let k = relevance.then_some(spec.k.max(1));
+        let relevance = self.certify(&cost, spec.rank_start, &recipe, seed, &outcome, k);
+        let (n, q) = (self.q.n, &self.q);
+        let ids = &q.ids[..n];
+        for (slot, &local) in out.iter_mut().zip(&q.locals[..total]) {
+            slot.write(id_of(ids, local));
+        }
+        let trained = outcome.report.unwrap_or(TrainReport {
+            epochs: 0,
+            samples: 0,
+            best_cost: outcome.after,
+            best_epoch: None,
+            bound: outcome.bound,
+            certified: outcome.certified,
+        });
+        let report = report(TrainReport {
+            best_cost: outcome.after,
+            bound: outcome.bound,
+            certified: outcome.certified,
+            ..trained
+        });
+        Ok(match relevance {
+            Some(r) => crate::types::ppg_train_report {
+                ndcg: r.ndcg,
+                ndcg_bound: r.bound,
+                ndcg_gap: r.gap(),
+                ndcg_exact: r.exact,
+                ..report
+            },
+            None => report,
+        })
     }
 
     /// A query the objective has no value for (`CostSpec::defined`: AWRF or group-level
@@ -519,7 +526,7 @@ impl<'a> Engine<'a> {
         if let Some(group) = self.q.sorted_group.get_mut(..items.len()) {
             dense_groups(items.iter().map(|item| item.group), group)?;
         }
-        self.replace_query(items, sessions, None)?;
+        self.set_query(items, sessions)?;
         let ids = items.iter().map(|item| item.id).cycle();
         for (slot, id) in out.iter_mut().zip(ids) {
             slot.write(id);
@@ -531,43 +538,69 @@ impl<'a> Engine<'a> {
         })
     }
 
-    /// The core's recipe over the current query (just set by `rerank` through
-    /// `replace_query`, whose cost check left its dense groups), its rankings of local
-    /// items into `locals`; and, given a `k`, its relevance certificate of NDCG@`k` of the
-    /// utility, as `ppg rerank --report` gives it (none for a query of one item, as there).
-    fn rerank_query(
+    /// The core's recipe over the `n` items staged by `rerank` (checked by
+    /// [`Engine::check_items`], not yet the query), its rankings of local items into
+    /// `locals`. The core refuses what it refuses (the cost over the items, the input's
+    /// own cost) before it changes anything, so the cost is built once, there.
+    fn rerank_items(
+        &mut self,
+        n: usize,
+        sessions: usize,
+        cost: &CostSpec,
+        rank_start: RankStart,
+        recipe: &Recipe,
+        seed: u64,
+    ) -> Result<Outcome, ppg_core::Error> {
+        let Engine { core, q, .. } = self;
+        let Core::Ppg(ppg) = core else {
+            return Err(ppg_core::Error::Unsupported("the recipe needs PPG"));
+        };
+        let (utility, group) = (&q.certificate[..n], &q.dense[..n]);
+        let (tables, scratch) =
+            cost_tables(&mut q.tables[..TABLES * n], n, cost.metric, rank_start);
+        let query = Ranked {
+            utility,
+            group,
+            sessions,
+            seed,
+        };
+        let work = Workspace {
+            order: &mut q.order[..n],
+            utility: &mut q.sorted_utility[..n],
+            group: &mut q.sorted_group[..n],
+            scratch,
+        };
+        ppg.rerank_ranked(
+            &query,
+            cost,
+            &tables,
+            recipe,
+            work,
+            &mut q.locals[..n * sessions],
+        )
+    }
+
+    /// Given a `k`, the relevance certificate of NDCG@`k` of the utility of the recipe's
+    /// `outcome` (in `locals`) over the current query (just committed), as `ppg rerank
+    /// --report` gives it (none for a query of one item, as there).
+    fn certify(
         &mut self,
         cost: &CostSpec,
         rank_start: RankStart,
         recipe: &Recipe,
         seed: u64,
+        outcome: &Outcome,
         k: Option<usize>,
-    ) -> Status<(Outcome, Option<Relevance>)> {
-        let Engine { core, q, .. } = self;
-        let Core::Ppg(ppg) = core else {
-            return Err(ppg_status::Unsupported);
-        };
-        // The groups, numbered densely, are `check_cost`'s (`replace_query` checked them).
+    ) -> Option<Relevance> {
+        let q = &mut self.q;
         let (n, sessions) = (q.n, q.sessions);
-        let (tables, scratch) =
-            cost_tables(&mut q.tables[..TABLES * n], n, cost.metric, rank_start);
-        // The items come in their input ranking, the recipe's starting one.
+        let k = k.filter(|_| n > 1)?;
+        // The groups, numbered densely, are `rerank_items`'s.
         let query = Ranked {
             utility: &q.utility[..n],
             group: &q.dense[..n],
             sessions,
             seed,
-        };
-        let work = Workspace {
-            order: &mut q.spare[..n],
-            utility: &mut q.sorted_utility[..n],
-            group: &mut q.sorted_group[..n],
-            scratch,
-        };
-        let out = &mut q.locals[..n * sessions];
-        let outcome = ppg.rerank_ranked(&query, cost, &tables, recipe, work, out)?;
-        let Some(k) = k.filter(|_| n > 1) else {
-            return Ok((outcome, None));
         };
         // The certificate reads the paper's tables whatever the metric (expected
         // exposure's scratch, AWRF's attention are done with); a refusal (labels NDCG
@@ -578,21 +611,20 @@ impl<'a> Engine<'a> {
             discount,
             attention: &[],
         };
-        let relevance = certify_relevance_ranked(
+        certify_relevance_ranked(
             &query,
             &q.utility[..n],
             cost,
             &tables,
             recipe,
-            &outcome,
+            outcome,
             &q.locals[..n * sessions],
             k,
             &mut q.spare[..n],
             &mut q.sorted_group[..n],
             q.certificate,
         )
-        .ok();
-        Ok((outcome, relevance))
+        .ok()
     }
 
     /// The built-in objective's cost of a ranking given as ids.

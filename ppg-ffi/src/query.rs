@@ -12,7 +12,7 @@ use ppg_core::arena::{region_bytes, sum, Arena};
 use ppg_core::objective::{
     exposure, Awrf, AwrfCost, AwrfTarget, Eel, ExpectedExposure, Mix, Ndcg, RankStart, MAX_GROUPS,
 };
-use ppg_core::recipe::{relevance, AnyDtr, Cost, CostSpec, Metric, Tables};
+use ppg_core::recipe::{relevance, AnyDtr, Metric, Tables};
 use ppg_core::{Dims, Objective};
 
 /// The objectives' scratch per item (expected exposure's need).
@@ -34,6 +34,8 @@ pub(crate) struct CallerQuery<'a> {
     pub(crate) index: &'a mut [u16],
     /// Scratch: the next `index` while a query is validated, seen-marks while a ranking is.
     pub(crate) spare: &'a mut [u16],
+    /// Scratch of `rerank`: the recipe's starting order (`spare` holds the next `index`).
+    pub(crate) order: &'a mut [u16],
     /// Scratch: a ranking as ids (handed to the cost callback).
     pub(crate) ids_out: &'a mut [u64],
     /// Scratch: a caller's ranking as local items (`evaluate`).
@@ -53,8 +55,10 @@ pub(crate) struct CallerQuery<'a> {
     pub(crate) certificate: &'a mut [f64],
 }
 
-/// The relevance certificate's scratch per item.
+/// The relevance certificate's scratch per item (at least one: `rerank` stages the
+/// items' utility there before it reads the certificate).
 pub(crate) const CERTIFICATE: usize = relevance::SCRATCH_PER_ITEM;
+const _: () = assert!(CERTIFICATE >= 1);
 
 /// The relevance certificate's scratch for `n` items.
 fn certificate_len(n: usize) -> usize {
@@ -71,6 +75,7 @@ impl CallerQuery<'_> {
             region_bytes::<u64>(n),
             region_bytes::<f64>(n),
             region_bytes::<u32>(n),
+            region_bytes::<u16>(n),
             region_bytes::<u16>(n),
             region_bytes::<u16>(n),
             region_bytes::<u64>(total),
@@ -102,6 +107,7 @@ impl<'a> CallerQuery<'a> {
             group: rest.take(n)?,
             index: rest.take(n)?,
             spare: rest.take(n)?,
+            order: rest.take(n)?,
             ids_out: rest.take(total)?,
             locals: rest.take(total)?,
             tables: rest.take(n.checked_mul(TABLES).ok_or(ppg_status::Capacity)?)?,
@@ -145,41 +151,6 @@ impl<'a> CallerQuery<'a> {
                 // Local ids are below n <= u16::MAX.
                 self.locals[s * n + k] = local as u16;
             }
-        }
-        Ok(())
-    }
-
-    /// Builds the recipe's `cost` over `items` (in their input ranking, the recipe's starting
-    /// one) in the scratch buffers, costs that ranking over `sessions` sessions and drops
-    /// it: the metrics' refusals (a negative utility, too many groups, no relevant item)
-    /// and an input that costs NaN or an infinity (utilities whose sums overflow) before
-    /// the query is replaced. The query's own buffers are untouched; the items' groups,
-    /// numbered densely, are left in `dense` for the recipe.
-    pub(crate) fn check_cost(
-        &mut self,
-        items: &[crate::types::ppg_item],
-        sessions: usize,
-        cost: &CostSpec,
-        start: RankStart,
-    ) -> Status<()> {
-        let n = items.len();
-        let (utility, group) = (&mut self.sorted_utility[..n], &mut self.dense[..n]);
-        for (slot, item) in utility.iter_mut().zip(items) {
-            *slot = item.utility;
-        }
-        // Numbered once here for the whole call: `rerank` hands these to the core.
-        dense_groups(items.iter().map(|item| item.group), group)?;
-        let (tables, scratch) = cost_tables(&mut self.tables[..TABLES * n], n, cost.metric, start);
-        let mut cost = Cost::new(cost, utility, group, &tables, scratch)?;
-        let input = &mut self.locals[..n * sessions];
-        for block in input.chunks_exact_mut(n) {
-            for (k, slot) in block.iter_mut().enumerate() {
-                // n <= dims.items <= u16::MAX.
-                *slot = k as u16;
-            }
-        }
-        if !cost.cost(input, sessions).is_finite() {
-            return Err(ppg_status::NotFinite);
         }
         Ok(())
     }

@@ -94,7 +94,7 @@ impl From<Error> for ppg_status {
             Error::MemoryTooSmall { .. } => ppg_status::MemoryTooSmall,
             Error::ItemOutOfRange { .. } => ppg_status::ItemOutOfRange,
             Error::NotPermutation => ppg_status::NotPermutation,
-            Error::NotFinite { .. } => ppg_status::NotFinite,
+            Error::NotFinite { .. } | Error::InputNotFinite => ppg_status::NotFinite,
             Error::NoPendingBatch => ppg_status::NoPendingBatch,
             Error::UnknownSample => ppg_status::UnknownSample,
             Error::Unsupported(_) => ppg_status::Unsupported,

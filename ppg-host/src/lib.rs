@@ -18,7 +18,9 @@
 //!   checks and re-ranks each query with it, and the mechanics of one query, through the
 //!   core's recipe (`ppg_core::Ppg::rerank`) or its exact optimum (`--method exact`). The
 //!   seeds of sub-tasks are the core's (`ppg_core::seed`). `kept` keeps a worker's
-//!   engine from one query to the next.
+//!   engine from one query to the next. [`rerank_task`] admits each query `ppg rerank`
+//!   reads (its utility, the request's refusals as messages at its lines, its engine
+//!   against the budget, its ids against the run file's format) before it is queued.
 //! - Running many queries: [`pipeline`] reads them on a thread of its own, runs them in
 //!   batches of a bounded window on a pool and writes the results in input order;
 //!   [`threads`] builds the rayon pool; [`budget`] shares one memory budget between the
@@ -64,6 +66,7 @@ pub mod records;
 pub mod rerank_attributes;
 pub mod rerank_input;
 pub mod rerank_query;
+pub mod rerank_task;
 pub mod scratch;
 pub mod threads;
 pub mod trec_run;

@@ -18,6 +18,9 @@
 //! before anything of its query is written. ppg's own format (`qid session rank item`) is
 //! [`RunFormat::Ppg`].
 
+use crate::error::Error;
+use crate::rerank_input::InputQuery;
+
 /// The format of `ppg rerank`'s output (`--run-format`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RunFormat {
@@ -53,6 +56,20 @@ impl RunFormat {
         Ok(())
     }
 
+    /// Refuses a session count the format cannot hold ([`RunFormat::check_sessions`]) and
+    /// a run id that is not one word (the trec2020 format splits on whitespace): the
+    /// messages name `--run-id`.
+    pub fn check_run(self, sessions: usize, run_id: &str) -> Result<(), String> {
+        self.check_sessions(sessions)?;
+        if run_id.is_empty() || run_id.chars().any(char::is_whitespace) {
+            return Err(format!(
+                "--run-id {run_id:?}: a run id is one word (the trec2020 format splits on \
+                 whitespace)"
+            ));
+        }
+        Ok(())
+    }
+
     /// Refuses an id (`what` is its column) that the format's evaluator would misread:
     /// whitespace in `trec2020` (fields are split on it), anything but ASCII digits in the
     /// 2022 formats (ids are parsed as integers). A tab or line end is refused by every
@@ -74,6 +91,22 @@ impl RunFormat {
             }
             RunFormat::Trec2022 | RunFormat::Trec2022Seq => Ok(()),
         }
+    }
+
+    /// The ids of `q` as the format's evaluator reads them ([`RunFormat::check_id`]),
+    /// refused at their line of `path`.
+    ///
+    /// # Errors
+    /// [`Error::Input`] naming `--run-format`.
+    pub fn check_ids(self, q: &InputQuery, path: &str) -> crate::error::Result<()> {
+        let refused =
+            |line: usize, m: String| Error::input(path, line, format!("{m} (--run-format)"));
+        self.check_id("qid", &q.qid)
+            .map_err(|m| refused(q.lines[0], m))?;
+        for (item, &line) in q.items.iter().zip(&q.lines) {
+            self.check_id("item", item).map_err(|m| refused(line, m))?;
+        }
+        Ok(())
     }
 
     /// Appends one session's ranking of query `qid` to `out`: `items` in rank order,

@@ -5,57 +5,10 @@ use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
 
+use crate::names_arg::{core_names, MEASURE_HELP};
+use ppg_core::names::Mixable;
 use ppg_core::objective::Measure;
-use ppg_host::cost::Metric;
 use ppg_host::progress::Show;
-
-/// A fairness metric: `reproduce --metric` (`ppg rerank --mix-fairness` takes the core's
-/// names, `ppg_core::names::Mixable`).
-// Doc comments on the variants would become `--help`'s text, which lists the names alone.
-#[allow(missing_docs)]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum FairnessArg {
-    Eel,
-    Dtr,
-    Ee,
-    Awrf,
-}
-
-impl FairnessArg {
-    /// The host's metric.
-    pub fn metric(self) -> Metric {
-        match self {
-            FairnessArg::Dtr => Metric::Dtr,
-            FairnessArg::Eel => Metric::Eel,
-            FairnessArg::Ee => Metric::Ee,
-            FairnessArg::Awrf => Metric::Awrf,
-        }
-    }
-}
-
-/// Which number of expected exposure `--metric ee` is (`reproduce --ee-measure`;
-/// `ppg rerank --ee-measure` takes the core's names, `ppg_core::objective::Measure`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum EeMeasureArg {
-    /// EE-L, the loss against the target exposure (TREC 2020's score).
-    Loss,
-    /// EE-D, the disparity: the squared norm of the exposure (blind to relevance).
-    Disparity,
-    /// EE-R, the relevance: the exposure's agreement with the target (minimised as its
-    /// distance below its upper bound).
-    Relevance,
-}
-
-impl EeMeasureArg {
-    /// The core's measure.
-    pub fn measure(self) -> Measure {
-        match self {
-            EeMeasureArg::Loss => Measure::Loss,
-            EeMeasureArg::Disparity => Measure::Disparity,
-            EeMeasureArg::Relevance => Measure::Relevance,
-        }
-    }
-}
 
 /// Where progress goes (`--progress`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -156,11 +109,11 @@ pub struct ReproduceArgs {
     #[arg(long, value_enum, value_delimiter = ',', default_value = "label,ltr")]
     pub utility: Vec<DataUtility>,
     /// Fairness metrics.
-    #[arg(long, value_enum, value_delimiter = ',', default_value = "dtr,eel")]
-    pub metric: Vec<FairnessArg>,
+    #[arg(long, value_parser = core_names::<Mixable>(&[]), value_delimiter = ',', default_value = "dtr,eel")]
+    pub metric: Vec<Mixable>,
     /// The number --metric ee optimises and reports (EE-L is TREC 2020's score).
-    #[arg(long, value_enum, default_value_t = EeMeasureArg::Loss)]
-    pub ee_measure: EeMeasureArg,
+    #[arg(long, value_parser = core_names::<Measure>(MEASURE_HELP), default_value = "loss")]
+    pub ee_measure: Measure,
     /// --metric ee raw rather than normalised per query (TREC 2020 normalised).
     #[arg(long)]
     pub ee_raw: bool,
@@ -233,8 +186,8 @@ pub struct FrontierArgs {
     /// Protocol data file (header `qid group label ltr_grade`, as `ppg reproduce --data`).
     pub data: PathBuf,
     /// Fairness metric: dtr or eel (two groups).
-    #[arg(long, value_enum, default_value_t = FairnessArg::Dtr)]
-    pub metric: FairnessArg,
+    #[arg(long, value_parser = core_names::<Mixable>(&[]), default_value = "dtr")]
+    pub metric: Mixable,
     /// Sessions per query: fairness is scored on their mean exposure (exact NDCG at 1; at more, the best found and a bound).
     #[arg(long, default_value_t = 1)]
     pub sessions: usize,

@@ -3,7 +3,7 @@
 
 use ppg_core::Rng;
 
-use crate::data::Query;
+use crate::data::ProtocolQuery;
 
 /// Queries in the built-in set.
 pub const QUERIES: usize = 50;
@@ -17,12 +17,12 @@ pub const QUERIES: usize = 50;
 /// spread 0.45), min-max normalised per query onto `[0, 5)` and floored to the grades
 /// 0..4, as the protocol's `ltr_grade`. About a third of the items are in group 1; every
 /// query has both groups.
-pub fn generate(seed: u64, count: usize) -> Vec<Query> {
+pub fn generate(seed: u64, count: usize) -> Vec<ProtocolQuery> {
     let mut rng = Rng::new(seed);
     (0..count).map(|_| query(&mut rng)).collect()
 }
 
-fn query(rng: &mut Rng) -> Query {
+fn query(rng: &mut Rng) -> ProtocolQuery {
     let n = 5 + (rng.next_u64() % 26) as usize;
     let mut group: Vec<u8> = (0..n).map(|_| u8::from(rng.unit_f64() < 0.35)).collect();
     if group.iter().all(|&g| g == group[0]) {
@@ -45,7 +45,7 @@ fn query(rng: &mut Rng) -> Query {
             (unit * 5.0).floor().min(4.0)
         })
         .collect();
-    Query { group, label, ltr }
+    ProtocolQuery { group, label, ltr }
 }
 
 #[cfg(test)]

@@ -10,14 +10,18 @@ use crate::tsv::{GroupIds, Tsv};
 use ppg_host::error::{Error, Result};
 
 /// One query of the protocol's data (`qid group label ltr_grade`), rows in file order.
+/// Not the host's `InputQuery` (a `ppg rerank` query: item ids, one score, labels maybe,
+/// lines) nor the core's `recipe::Query` (a borrowed view of one utility): the protocol's
+/// rows have no item ids and carry two utilities, the labels and the ranker's grades,
+/// each of which a cell of the grid re-ranks by.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Query {
+pub struct ProtocolQuery {
     pub group: Vec<u8>,
     pub label: Vec<f64>,
     pub ltr: Vec<f64>,
 }
 
-impl Query {
+impl ProtocolQuery {
     /// Items in the list.
     pub fn len(&self) -> usize {
         self.label.len()
@@ -26,14 +30,14 @@ impl Query {
 
 /// Reads a file in the format of the protocol's data: header `qid group label ltr_grade`,
 /// two groups, rows of a query contiguous, label and grade non-negative numbers.
-pub fn read_protocol(path: &Path) -> Result<Vec<Query>> {
+pub fn read_protocol(path: &Path) -> Result<Vec<ProtocolQuery>> {
     let tsv = Tsv::read(path)?;
     let qid = tsv.column("qid")?;
     let group = tsv.column("group")?;
     let label = tsv.column("label")?;
     let ltr = tsv.column("ltr_grade")?;
     let mut groups = GroupIds::new(2, "the protocol's metrics compare two groups");
-    let mut queries: Vec<Query> = Vec::new();
+    let mut queries: Vec<ProtocolQuery> = Vec::new();
     let mut ids: Vec<(String, Vec<usize>)> = Vec::new();
     let mut first_line: HashMap<String, usize> = HashMap::new();
     for row in &tsv.rows {
@@ -62,7 +66,7 @@ pub fn read_protocol(path: &Path) -> Result<Vec<Query>> {
                 ));
             }
             ids.push((q.to_owned(), Vec::new()));
-            queries.push(Query {
+            queries.push(ProtocolQuery {
                 group: Vec::new(),
                 label: Vec::new(),
                 ltr: Vec::new(),
@@ -108,17 +112,17 @@ fn check_lengths<'a>(
 
 /// Reads the protocol file at `path` one query at a time, calling `each` on each; the
 /// same checks as `ppg reproduce --data` (`crate::data`), with file and line.
-pub fn stream(path: &Path, mut each: impl FnMut(Query) -> Result<()>) -> Result<()> {
+pub fn stream(path: &Path, mut each: impl FnMut(ProtocolQuery) -> Result<()>) -> Result<()> {
     let name = path.display().to_string();
     let file = std::fs::File::open(path)
         .map_err(|e| Error::input(&name, 0, format!("cannot read: {e}")))?;
     let err = |line: usize, m: String| Error::input(&name, line, m);
     let mut columns = [0usize; 4];
     let mut seen: HashSet<String> = HashSet::new();
-    let mut current: Option<(String, usize, Query)> = None;
+    let mut current: Option<(String, usize, ProtocolQuery)> = None;
     let mut groups: Vec<String> = Vec::new();
     let mut number = 0;
-    let finish = |q: Option<(String, usize, Query)>| -> Result<Option<Query>> {
+    let finish = |q: Option<(String, usize, ProtocolQuery)>| -> Result<Option<ProtocolQuery>> {
         match q {
             Some((id, line, q)) if q.len() < 2 => Err(Error::input(
                 &name,
@@ -189,7 +193,7 @@ pub fn stream(path: &Path, mut each: impl FnMut(Query) -> Result<()>) -> Result<
             if let Some(q) = finish(current.take())? {
                 each(q)?;
             }
-            let empty = Query {
+            let empty = ProtocolQuery {
                 group: Vec::new(),
                 label: Vec::new(),
                 ltr: Vec::new(),

@@ -35,7 +35,7 @@ pub fn run(args: &FrontierArgs) -> Result<()> {
 /// The frontier of `args.data`, streamed.
 pub fn compute(args: &FrontierArgs) -> Result<Frontier> {
     let config = Config {
-        metric: crate::reproduce::metric_of(args.metric),
+        metric: args.metric.0,
         sessions: args.sessions,
         levels: args.levels,
         k: args.k,

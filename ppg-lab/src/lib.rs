@@ -44,6 +44,7 @@ pub mod foe;
 pub mod frontier;
 mod frontier_plot;
 mod methods;
+pub mod names_arg;
 mod plot;
 mod published;
 mod report;
@@ -55,7 +56,7 @@ mod single;
 mod table;
 mod tsv;
 
-pub use args::{DataUtility, EeMeasureArg, FairnessArg, ProgressArg, ReproduceArgs};
+pub use args::{DataUtility, ProgressArg, ReproduceArgs};
 pub use frontier::FrontierArgs;
 use ppg_host::error::Result;
 

@@ -9,7 +9,7 @@ use ppg_host::rerank_query;
 use ppg_host::rerank_query::Rows;
 
 use crate::args::DataUtility;
-use crate::data::Query;
+use crate::data::ProtocolQuery;
 use ppg_host::cost::{Cost, CostSpec, Eval, Metric, Tables};
 use ppg_host::optimise::{self, ranking_by};
 use ppg_host::protocol;
@@ -230,7 +230,7 @@ pub struct Engines<'m> {
 pub fn run(
     method: &Method,
     setup: &Setup,
-    q: &Query,
+    q: &ProtocolQuery,
     seed: u64,
     engines: &mut Engines,
 ) -> Result<Vec<u16>, String> {
@@ -337,7 +337,7 @@ pub fn run(
 pub fn certified(
     method: &Method,
     setup: &Setup,
-    q: &Query,
+    q: &ProtocolQuery,
     seed: u64,
     engines: &mut Engines,
 ) -> Result<(rerank_query::Reranked, Relevance), String> {
@@ -388,7 +388,7 @@ pub fn certified(
 /// The metric's refusal of the query (an invalid query has no bound either).
 pub fn bound(
     metric: Metric,
-    q: &Query,
+    q: &ProtocolQuery,
     sessions: usize,
     tables: &Tables,
 ) -> Result<(Eval, Vec<u16>, bool), String> {

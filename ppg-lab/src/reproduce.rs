@@ -13,9 +13,8 @@ use ppg_core::seed;
 use ppg_host::cost::{evaluate, Eval, Metric, Tables};
 use rayon::prelude::*;
 
-use crate::args::FairnessArg;
 use crate::args::{DataUtility, ReproduceArgs};
-use crate::data::Query;
+use crate::data::ProtocolQuery;
 use crate::methods::{self, default_methods, Engines, Kind, Method, Setup};
 use ppg_core::recipe::Relevance;
 use ppg_host::error::{Error, Result};
@@ -64,7 +63,7 @@ type Done = (Eval, bool, Option<(bool, Option<f64>, Relevance)>);
 /// A data set and the settings every cell shares.
 pub struct Experiment {
     pub name: String,
-    pub queries: Vec<Query>,
+    pub queries: Vec<ProtocolQuery>,
     pub tables: Tables,
     pub threads: usize,
     pub seed: u64,
@@ -80,7 +79,7 @@ pub struct Experiment {
 }
 
 impl Experiment {
-    pub fn new(name: String, queries: Vec<Query>, args: &ReproduceArgs) -> Result<Self> {
+    pub fn new(name: String, queries: Vec<ProtocolQuery>, args: &ReproduceArgs) -> Result<Self> {
         let lr_ok = |lr: f32| lr.is_finite() && lr >= 0.0;
         let w0 = args.initial_weight;
         if !(w0 > 0.0 && w0 < 1.0) {
@@ -91,7 +90,7 @@ impl Experiment {
                 "--lr and --pl-lr must be finite and non-negative".into(),
             ));
         }
-        let longest = queries.iter().map(Query::len).max().unwrap_or(1);
+        let longest = queries.iter().map(ProtocolQuery::len).max().unwrap_or(1);
         Ok(Experiment {
             name,
             tables: Tables::new(longest, RankStart::One),
@@ -110,7 +109,7 @@ impl Experiment {
                 ..PlConfig::default()
             },
             ee: EeScore {
-                measure: args.ee_measure.measure(),
+                measure: args.ee_measure,
                 normalised: !args.ee_raw,
             },
         })
@@ -326,10 +325,6 @@ pub fn parse_methods(names: &[String]) -> Result<Vec<Method>> {
         .iter()
         .map(|n| Method::parse(n.trim()).map_err(Error::Usage))
         .collect()
-}
-
-pub fn metric_of(arg: FairnessArg) -> Metric {
-    arg.metric()
 }
 
 /// Every cell of the grid `utilities x metrics x methods` at `sessions`.

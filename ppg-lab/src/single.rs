@@ -5,7 +5,7 @@
 use crate::args::{Format, ReproduceArgs};
 use crate::builtin;
 use crate::data::read_protocol;
-use crate::reproduce::{grid, metric_of, parse_methods, Experiment};
+use crate::reproduce::{grid, parse_methods, Experiment};
 use crate::table;
 use ppg_host::cost::Metric;
 use ppg_host::error::{Error, Result};
@@ -25,7 +25,7 @@ pub fn run(args: &ReproduceArgs) -> Result<()> {
         ),
     };
     let exp = Experiment::new(name, queries, args)?;
-    let metrics: Vec<Metric> = dedup(args.metric.iter().map(|&m| metric_of(m)).collect());
+    let metrics: Vec<Metric> = dedup(args.metric.iter().map(|m| m.0).collect());
     let utilities = dedup(args.utility.clone());
     let cells = grid(
         &exp,

@@ -9,6 +9,7 @@
 
 use std::path::{Path, PathBuf};
 
+use ppg_core::names::Mixable;
 use ppg_core::objective::RankStart;
 use ppg_core::recipe::cost::EeScore;
 use ppg_host::cost::{evaluate, Metric, Tables};
@@ -16,13 +17,12 @@ use ppg_host::optimise::ranking_by;
 use ppg_lab::frontier::{compute, stream, Frontier, FrontierArgs, FrontierFormat};
 use ppg_lab::shapes::{generate, protocol, Kind};
 use ppg_lab::DataUtility;
-use ppg_lab::FairnessArg;
 
-fn args(data: &Path, metric: FairnessArg, levels: usize) -> FrontierArgs {
+fn args(data: &Path, metric: Mixable, levels: usize) -> FrontierArgs {
     with_sessions(data, metric, levels, 1)
 }
 
-fn with_sessions(data: &Path, metric: FairnessArg, levels: usize, sessions: usize) -> FrontierArgs {
+fn with_sessions(data: &Path, metric: Mixable, levels: usize, sessions: usize) -> FrontierArgs {
     FrontierArgs {
         data: data.to_owned(),
         metric,
@@ -64,7 +64,7 @@ fn monotone_and_bounded_on_graded_lists() {
         (32, 38, 4),
     ] {
         let path = data(dir.path(), items, 40, seed);
-        for metric in [FairnessArg::Dtr, FairnessArg::Eel] {
+        for metric in [Mixable(Metric::Dtr), Mixable(Metric::Eel)] {
             let f = compute(&with_sessions(&path, metric, 20, sessions)).unwrap();
             let what = format!("{items} items, {metric:?}, {sessions} sessions");
             assert!(f.queries > 20, "{what}: {} valid queries", f.queries);
@@ -102,7 +102,7 @@ fn monotone_and_bounded_on_graded_lists() {
             // The recipe (certified, DTR on the labels as evaluated) at the optimum's up
             // to its tolerance. Not EEL: the recipe optimises it on 5 grade levels, the
             // evaluation scores 2, so graded labels put it elsewhere.
-            if metric == FairnessArg::Dtr {
+            if metric == Mixable(Metric::Dtr) {
                 assert!(
                     f.recipe.0 <= f.rows[0].fairness + 1e-3,
                     "{what}: {:?}",
@@ -173,8 +173,8 @@ fn equals_brute_force_on_short_lists() {
     let dir = scratch();
     let path = data(dir.path(), 7, 16, 40);
     for (arg, metric) in [
-        (FairnessArg::Dtr, Metric::Dtr),
-        (FairnessArg::Eel, Metric::Eel),
+        (Mixable(Metric::Dtr), Metric::Dtr),
+        (Mixable(Metric::Eel), Metric::Eel),
     ] {
         let f: Frontier = compute(&args(&path, arg, 6)).unwrap();
         let (queries, rows) = brute(&path, metric, 6);
@@ -194,12 +194,12 @@ fn refuses_what_it_does_not_cover() {
     let dir = scratch();
     let path = data(dir.path(), 10, 5, 41);
     let message = |a: FrontierArgs| compute(&a).unwrap_err().to_string();
-    assert!(message(args(&path, FairnessArg::Ee, 20)).contains("dtr and eel only"));
-    assert!(message(args(&path, FairnessArg::Awrf, 20)).contains("dtr and eel only"));
-    let mut none = args(&path, FairnessArg::Dtr, 20);
+    assert!(message(args(&path, Mixable(Metric::Ee), 20)).contains("dtr and eel only"));
+    assert!(message(args(&path, Mixable(Metric::Awrf), 20)).contains("dtr and eel only"));
+    let mut none = args(&path, Mixable(Metric::Dtr), 20);
     none.sessions = 0;
     assert!(message(none).contains("--sessions must be 1 to 1024"));
-    assert!(message(args(&path, FairnessArg::Dtr, 1)).contains("--levels"));
+    assert!(message(args(&path, Mixable(Metric::Dtr), 1)).contains("--levels"));
     // Bad input names the file and the line.
     let bad = dir.path().join("bad.tsv");
     std::fs::write(
@@ -207,7 +207,7 @@ fn refuses_what_it_does_not_cover() {
         "qid\tgroup\tlabel\tltr_grade\n1\ta\t1\t0\n1\tb\t-1\t0\n",
     )
     .unwrap();
-    let text = message(args(&bad, FairnessArg::Dtr, 20));
+    let text = message(args(&bad, Mixable(Metric::Dtr), 20));
     assert!(text.contains("bad.tsv") && text.contains(":3"), "{text}");
     let interrupted = dir.path().join("interrupted.tsv");
     std::fs::write(
@@ -215,7 +215,7 @@ fn refuses_what_it_does_not_cover() {
         "qid\tgroup\tlabel\tltr_grade\n1\ta\t1\t0\n1\tb\t0\t1\n2\ta\t1\t0\n2\tb\t0\t0\n1\ta\t0\t0\n",
     )
     .unwrap();
-    let text = message(args(&interrupted, FairnessArg::Dtr, 20));
+    let text = message(args(&interrupted, Mixable(Metric::Dtr), 20));
     assert!(
         text.contains("interrupted") && text.contains(":6"),
         "{text}"
@@ -226,7 +226,7 @@ fn refuses_what_it_does_not_cover() {
 fn a_cut_walk_reports_a_ranking_that_exists() {
     let dir = scratch();
     let path = data(dir.path(), 20, 30, 42);
-    for metric in [FairnessArg::Dtr, FairnessArg::Eel] {
+    for metric in [Mixable(Metric::Dtr), Mixable(Metric::Eel)] {
         let full = compute(&args(&path, metric, 10)).unwrap();
         let mut cut = args(&path, metric, 10);
         cut.budget = 1;

@@ -258,10 +258,14 @@ impl Ppg<'_> {
     ///   recipe, and the metrics' refusals of the utility or groups (see [`Cost::new`]; for
     ///   expected exposure and AWRF, a query without a relevant item, or `work.scratch`
     ///   shorter than [`cost::SCRATCH_PER_ITEM`] per item for expected exposure).
-    /// - [`Error::NotFinite`] when a cost is NaN or infinite; no certificate is given.
+    /// - [`Error::InputNotFinite`] when the input ranking's cost is NaN or infinite.
+    /// - [`Error::NotFinite`] when a sampled ranking's cost is NaN or infinite; no
+    ///   certificate is given.
     ///
-    /// On error `out` is unspecified; the engine is left as after [`Ppg::start`] or as a
-    /// failed [`Ppg::train`] leaves it (start another query).
+    /// On error `out` is unspecified. [`Error::NotFinite`] is the one error met once the
+    /// engine changed: it is left as a failed [`Ppg::train`] leaves it (start another
+    /// query). Every other refusal, [`Error::InputNotFinite`] included, comes before the
+    /// engine (its generator included) is touched.
     pub fn rerank(
         &mut self,
         query: &Query<'_>,
@@ -384,13 +388,22 @@ impl Ppg<'_> {
             inner: Cost::new(spec, utility, group, tables, work.scratch)?,
             stop,
         };
+        // The input ranking (the starting order in every session, as `start` sets the
+        // references) is costed in `out` before the engine changes, so that a refusal of
+        // it leaves the engine, generator included, as it was.
+        for block in out.chunks_exact_mut(n) {
+            for (k, slot) in block.iter_mut().enumerate() {
+                // k < n <= MAX_ITEMS = u16::MAX (`starting_order` checked it).
+                *slot = k as u16;
+            }
+        }
+        let before = cost.inner.cost(out, sessions);
+        if !before.is_finite() {
+            return Err(Error::InputNotFinite);
+        }
+        self.check_start(n, sessions, recipe.initial_weight)?;
         self.reseed(query.seed);
         self.start(n, sessions, recipe.initial_weight)?;
-        let input = self.reference();
-        let before = cost.inner.cost(input, sessions);
-        if !before.is_finite() {
-            return Err(Error::NotFinite { index: 0 });
-        }
         let report = if spec.meaningful(utility, group) {
             if recipe.intra {
                 self.keep_order_within(group)?;
