@@ -37,9 +37,17 @@ use ppg_host::trec_run::RunFormat;
 struct Task {
     index: usize,
     query: InputQuery,
-    utility: Vec<f64>,
+    /// The utilities, when they are not the scores (`--utility label`).
+    labels: Option<Vec<f64>>,
     /// The bytes of its engine.
     engine_bytes: u64,
+}
+
+impl Task {
+    /// The utilities the query is re-ranked for: its labels or its scores.
+    fn utility(&self) -> &[f64] {
+        self.labels.as_deref().unwrap_or(&self.query.score)
+    }
 }
 
 /// What the reader thread needs to check a query before it is queued.
@@ -226,13 +234,14 @@ pub fn run(args: &RerankArgs) -> Result<()> {
 /// A query's rows, checked against the request ([`Reranker::check`]), and its engine's
 /// size, checked against the memory budget; `groups` names the group ids.
 fn task(c: &Checks, index: usize, mut query: InputQuery, groups: &[String]) -> Result<Task> {
-    let (utility, name) = match (query.label.take(), c.use_label) {
-        (Some(l), true) => (l, "label"),
-        _ => (query.score.clone(), "score"),
+    let labels = query.label.take().filter(|_| c.use_label);
+    let (utility, name) = match &labels {
+        Some(l) => (l, "label"),
+        None => (&query.score, "score"),
     };
     let rows = Rows {
         score: &query.score,
-        utility: &utility,
+        utility,
         group: &query.group,
     };
     let sessions = c.reranker.spec().sessions;
@@ -291,7 +300,7 @@ fn task(c: &Checks, index: usize, mut query: InputQuery, groups: &[String]) -> R
     Ok(Task {
         index,
         query,
-        utility,
+        labels,
         engine_bytes,
     })
 }
@@ -304,7 +313,7 @@ fn rerank_one(task: &Task, w: &Workers) -> Result<Reranked> {
     let q = &task.query;
     let rows = Rows {
         score: &q.score,
-        utility: &task.utility,
+        utility: task.utility(),
         group: &q.group,
     };
     let _permit = reranker.needs_engine(&rows).then(|| {
@@ -376,11 +385,11 @@ fn done(task: &Task, w: &Workers, args: &RerankArgs) -> Result<Done> {
             .then(|| {
                 let rows = Rows {
                     score: &q.score,
-                    utility: &task.utility,
+                    utility: task.utility(),
                     group: &q.group,
                 };
                 w.reranker
-                    .relevance(&rows, &task.utility, &r, args.ndcg_k.max(1))
+                    .relevance(&rows, task.utility(), &r, args.ndcg_k.max(1))
                     .ok()
             })
             .flatten();
@@ -406,6 +415,10 @@ fn write_query(out: &mut Vec<u8>, q: &InputQuery, r: &Reranked, args: &RerankArg
 
 /// The ids of `q` as `--run-format`'s evaluator reads them, refused at their line.
 fn check_ids(format: RunFormat, q: &InputQuery, path: &str) -> Result<()> {
+    if format == RunFormat::Ppg {
+        // Its rows take any id the input does.
+        return Ok(());
+    }
     let refused = |line: usize, m: String| Error::input(path, line, format!("{m} (--run-format)"));
     format
         .check_id("qid", &q.qid)
