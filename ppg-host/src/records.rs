@@ -231,7 +231,7 @@ impl<R: Read> Records<R> {
 ///
 /// Eight bytes at a time: a word's bytes below `\n` (a tab, a NUL, or a control byte
 /// neither) are marked by one subtraction, and only those are looked at. A loop over the
-/// bytes cost about 12 instructions a byte, a fifth of the pass-through's reading
+/// bytes cost about 12 instructions a byte, a sixth of the pass-through's reading
 /// (docs/performance.md, "Fewer instructions a row").
 fn split(line: &[u8], fields: &mut Vec<Range<usize>>) -> bool {
     const ONES: u64 = u64::from_le_bytes([1; 8]);
@@ -266,7 +266,7 @@ fn split(line: &[u8], fields: &mut Vec<Range<usize>>) -> bool {
 }
 
 /// The reader's buffer, as text when all of it is UTF-8: then it was checked once a fill
-/// (a line is a slice of it) rather than once a line, which was a tenth of the
+/// (a line is a slice of it) rather than once a line, which was 7 % of the
 /// pass-through's reading (docs/performance.md, "Fewer instructions a row"). Otherwise
 /// each line is checked as it is read.
 enum Buffer {
