@@ -222,7 +222,7 @@ fn rerank_one(task: &Task, w: &Workers) -> Result<Reranked> {
     let q = &task.query;
     let rows = Rows {
         score: &q.score,
-        utility: &task.utility,
+        utility: task.utility(),
         group: &q.group,
     };
     let _permit = reranker.needs_engine(&rows).then(|| {
@@ -302,11 +302,11 @@ fn done(task: &Task, w: &Workers) -> Result<Done> {
             .then(|| {
                 let rows = Rows {
                     score: &q.score,
-                    utility: &task.utility,
+                    utility: task.utility(),
                     group: &q.group,
                 };
                 w.reranker
-                    .relevance(&rows, &task.utility, &r, w.ndcg_k)
+                    .relevance(&rows, task.utility(), &r, w.ndcg_k)
                     .ok()
             })
             .flatten();

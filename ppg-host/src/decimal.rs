@@ -28,32 +28,53 @@ const POW10: [f64; 23] = [
 /// The most digits of a plain decimal: below 2^53 whatever they are.
 const DIGITS: usize = 15;
 
-/// A plain decimal's value, `None` for any other text.
-fn plain(text: &[u8]) -> Option<f64> {
+/// A plain decimal's value, `None` for any other text (which [`parse`] gives to the
+/// standard parser). The digits before the point, then those after it, each in a loop of
+/// its own: the number of a row is read on the reader's thread, for every row.
+#[inline]
+pub(crate) fn plain(text: &[u8]) -> Option<f64> {
     let (negative, digits) = match text.first()? {
         b'-' => (true, &text[1..]),
         b'+' => (false, &text[1..]),
         _ => (false, text),
     };
-    let (mut m, mut count, mut point) = (0u64, 0usize, None);
-    for (k, &c) in digits.iter().enumerate() {
-        match c {
-            b'0'..=b'9' if count < DIGITS => {
-                m = m * 10 + u64::from(c - b'0');
-                count += 1;
-            }
-            b'.' if point.is_none() && k > 0 => point = Some(k),
-            _ => return None,
-        }
+    // Wrapping: a text of more digits than DIGITS is refused below, whatever `m` became.
+    let mut m = 0u64;
+    let mut k = 0;
+    while let Some(d) = digits.get(k).and_then(|c| digit(*c)) {
+        m = m.wrapping_mul(10).wrapping_add(d);
+        k += 1;
     }
-    let after = match point {
-        Some(k) if k + 1 == digits.len() => return None,
-        Some(k) => digits.len() - k - 1,
-        None if digits.is_empty() => return None,
-        None => 0,
+    let whole = k;
+    let after = if k == digits.len() {
+        0
+    } else {
+        // A point with digits on both sides, and nothing after them.
+        if digits[k] != b'.' || whole == 0 {
+            return None;
+        }
+        k += 1;
+        while let Some(d) = digits.get(k).and_then(|c| digit(*c)) {
+            m = m.wrapping_mul(10).wrapping_add(d);
+            k += 1;
+        }
+        if k != digits.len() || k == whole + 1 {
+            return None;
+        }
+        k - whole - 1
     };
-    let value = m as f64 / *POW10.get(after)?;
+    if whole == 0 || whole + after > DIGITS {
+        return None;
+    }
+    let value = m as f64 / POW10[after];
     Some(if negative { -value } else { value })
+}
+
+/// The value of an ASCII digit.
+#[inline]
+fn digit(c: u8) -> Option<u64> {
+    let d = c.wrapping_sub(b'0');
+    (d < 10).then_some(u64::from(d))
 }
 
 #[cfg(test)]

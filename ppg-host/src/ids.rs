@@ -70,8 +70,14 @@ impl Ids {
         let size = (2 * self.len()).next_power_of_two();
         table.clear();
         table.resize(size, EMPTY);
-        for k in 0..self.len() {
-            let id = &self[k];
+        // The ids as bytes, each from the end of the one before: no id looked up by
+        // index but the earlier one a slot holds.
+        let text = self.text.as_bytes();
+        let id_at = |k: usize| &text[if k == 0 { 0 } else { self.ends[k - 1] }..self.ends[k]];
+        let mut start = 0;
+        for (k, &end) in self.ends.iter().enumerate() {
+            let id = &text[start..end];
+            start = end;
             // Open addressing: the first index of each id, in a table at most half full.
             let mut slot = hasher.hash_one(id) as usize & (size - 1);
             loop {
@@ -80,7 +86,7 @@ impl Ids {
                     table[slot] = u32::try_from(k).expect("a query's rows fit a u32");
                     break;
                 }
-                if self[first as usize] == *id {
+                if id_at(first as usize) == id {
                     return Some((k, first as usize));
                 }
                 slot = (slot + 1) & (size - 1);

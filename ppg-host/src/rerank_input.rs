@@ -101,9 +101,8 @@ struct Columns {
 pub struct Reader<R: Read> {
     records: Records<R>,
     rules: Rules,
-    /// The first row of the next query, its qid and item, read while finishing the
-    /// previous one.
-    pending: Option<(String, String, Row)>,
+    /// The next query with its first row, read while finishing the previous one.
+    pending: Option<InputQuery>,
     /// The rows of the query read last, and the bytes of its ids.
     last_len: (usize, usize),
     /// The table and the hasher that find an item twice in a query ([`Reader::finish`]).
@@ -209,18 +208,17 @@ impl<R: Read> Reader<R> {
     }
 
     fn read_query(&mut self) -> Result<Option<InputQuery>, InputError> {
-        let (qid, item, first) = match self.pending.take() {
+        let labelled = self.has_label();
+        let (rows, bytes) = self.last_len;
+        let mut query = match self.pending.take() {
             Some(next) => next,
             None => match self.row(None)? {
-                Next::Starts(qid, item, row) => (qid.to_owned(), item.to_owned(), row),
+                Next::Starts(qid, item, row) => started(qid, item, row, labelled, rows, bytes),
                 Next::Same(..) => unreachable!("a row is in no query before the first"),
                 Next::End => return self.check_every_query().map(|()| None),
             },
         };
-        self.check_not_finished(&qid, first.line)?;
-        let (rows, bytes) = self.last_len;
-        let mut query = InputQuery::new(qid, self.has_label(), rows, bytes);
-        push(&mut query, &item, first);
+        self.check_not_finished(&query.qid, query.lines[0])?;
         loop {
             match self.row(Some(&query.qid))? {
                 // Refused at the row past the limit: the rest of a long query is never held.
@@ -238,7 +236,8 @@ impl<R: Read> Reader<R> {
                 }
                 Next::Same(item, row) => push(&mut query, item, row),
                 Next::Starts(qid, item, row) => {
-                    let next = (qid.to_owned(), item.to_owned(), row);
+                    let (rows, bytes) = (query.len(), query.items.bytes());
+                    let next = started(qid, item, row, labelled, rows, bytes);
                     self.pending = Some(next);
                     break;
                 }
@@ -317,7 +316,7 @@ impl<R: Read> Reader<R> {
             }
             let fields = self.records.fields()?;
             let (qid, item, row) = self.rules.row(self.records.line, &fields)?;
-            return Ok(if Some(qid) == current {
+            return Ok(if current.is_some_and(|c| same(c, qid)) {
                 Next::Same(item, row)
             } else {
                 Next::Starts(qid, item, row)
@@ -375,17 +374,18 @@ impl Rules {
             ));
         }
         let c = &self.columns;
-        for column in [c.qid, c.item] {
+        // Each field taken once: a field is a slice of the line, checked where it starts
+        // and ends.
+        let (qid, item) = (fields.field(c.qid), fields.field(c.item));
+        for (column, id) in [(c.qid, qid), (c.item, item)] {
             // No NUL byte in the line: only the blank rule is left.
-            check_blank(&self.header[column], fields.field(column))
-                .map_err(|why| InputError::at(line, why))?;
+            check_blank(&self.header[column], id).map_err(|why| InputError::at(line, why))?;
         }
         let score = self.number(fields, c.score, line)?;
         let label = match c.label {
             Some(column) => Some(self.number(fields, column, line)?),
             None => None,
         };
-        let (qid, item) = (fields.field(c.qid), fields.field(c.item));
         let group = self.group_id(fields.field(self.columns.group), line)?;
         let row = Row {
             line,
@@ -398,6 +398,16 @@ impl Rules {
 
     fn number(&self, fields: &Fields, column: usize, line: usize) -> Result<f64, InputError> {
         let text = fields.field(column);
+        // Most numbers of a table are plain decimals, with nothing around them to trim.
+        match crate::decimal::plain(text.as_bytes()) {
+            Some(x) => Ok(x),
+            None => self.other_number(text, column, line),
+        }
+    }
+
+    /// A number that is not a plain decimal ([`Rules::number`]), or no number.
+    #[cold]
+    fn other_number(&self, text: &str, column: usize, line: usize) -> Result<f64, InputError> {
         let name = &self.header[column];
         match crate::decimal::parse(text.trim_ascii()) {
             Ok(x) if x.is_finite() => Ok(x),
@@ -414,7 +424,7 @@ impl Rules {
 
     /// The id of group `name`, new or known, refusing more than `max_groups`.
     fn group_id(&mut self, name: &str, line: usize) -> Result<u8, InputError> {
-        if let Some(k) = self.groups.iter().position(|n| n == name) {
+        if let Some(k) = self.groups.iter().position(|n| same(n, name)) {
             return Ok(k as u8);
         }
         if self.groups.len() >= self.max_groups {
@@ -451,11 +461,18 @@ pub fn check_id(column: &str, id: &str) -> Result<(), String> {
 }
 
 /// The blank part of [`check_id`].
+#[inline]
 fn check_blank(column: &str, id: &str) -> Result<(), String> {
     // Most ids start with a printable ASCII byte: not blank, whatever follows.
     if id.as_bytes().first().is_some_and(u8::is_ascii_graphic) {
         return Ok(());
     }
+    check_shown(column, id)
+}
+
+/// The rest of [`check_blank`], for an id that starts with another byte.
+#[cold]
+fn check_shown(column: &str, id: &str) -> Result<(), String> {
     // An id that shows as nothing is a blank cell, not an id (its bytes are kept
     // otherwise: trim() only looks).
     if id.trim().is_empty() {
@@ -467,6 +484,28 @@ fn check_blank(column: &str, id: &str) -> Result<(), String> {
         return Err(format!("empty {column}{what}"));
     }
     Ok(())
+}
+
+/// Whether two ids are equal, by a loop: the ids of a table are short, and a call of
+/// `memcmp` for each row's qid and group cost more than comparing their bytes.
+#[inline]
+fn same(a: &str, b: &str) -> bool {
+    a.len() == b.len() && a.bytes().zip(b.bytes()).all(|(x, y)| x == y)
+}
+
+/// A query of its first row, with room for `rows` rows of ids of `bytes` bytes
+/// ([`InputQuery::new`]).
+fn started(
+    qid: &str,
+    item: &str,
+    row: Row,
+    labelled: bool,
+    rows: usize,
+    bytes: usize,
+) -> InputQuery {
+    let mut query = InputQuery::new(qid.to_owned(), labelled, rows, bytes);
+    push(&mut query, item, row);
+    query
 }
 
 fn push(query: &mut InputQuery, item: &str, row: Row) {

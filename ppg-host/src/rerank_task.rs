@@ -14,12 +14,20 @@ use crate::rerank_query::{Refusal, Reranker, Rows};
 pub struct Task {
     /// Its index in the input (its seed's).
     pub index: usize,
-    /// The query as read (its labels taken into `utility` where they are used).
+    /// The query as read (its labels taken into `labels` where they are used).
     pub query: InputQuery,
-    /// The utility the request optimises: the labels or the scores.
-    pub utility: Vec<f64>,
+    /// The utilities, when they are not the scores (`--utility label`): the scores are
+    /// not copied a query.
+    pub labels: Option<Vec<f64>>,
     /// The bytes of its engine.
     pub engine_bytes: u64,
+}
+
+impl Task {
+    /// The utilities the query is re-ranked for: its labels or its scores.
+    pub fn utility(&self) -> &[f64] {
+        self.labels.as_deref().unwrap_or(&self.query.score)
+    }
 }
 
 /// What the reader thread needs to check a query before it is queued.
@@ -43,13 +51,14 @@ impl Checks<'_> {
     /// [`Error::Input`] at the refused row's line; [`Error::Failed`] for the budget.
     pub fn task(&self, index: usize, mut query: InputQuery, groups: &[String]) -> Result<Task> {
         let c = self;
-        let (utility, name) = match (query.label.take(), c.use_label) {
-            (Some(l), true) => (l, "label"),
-            _ => (query.score.clone(), "score"),
+        let labels = query.label.take().filter(|_| c.use_label);
+        let (utility, name) = match &labels {
+            Some(l) => (l, "label"),
+            None => (&query.score, "score"),
         };
         let rows = Rows {
             score: &query.score,
-            utility: &utility,
+            utility,
             group: &query.group,
         };
         let sessions = c.reranker.spec().sessions;
@@ -108,7 +117,7 @@ impl Checks<'_> {
         Ok(Task {
             index,
             query,
-            utility,
+            labels,
             engine_bytes,
         })
     }

@@ -99,6 +99,10 @@ impl RunFormat {
     /// # Errors
     /// [`Error::Input`] naming `--run-format`.
     pub fn check_ids(self, q: &InputQuery, path: &str) -> crate::error::Result<()> {
+        if self == RunFormat::Ppg {
+            // Its rows take any id the input does.
+            return Ok(());
+        }
         let refused =
             |line: usize, m: String| Error::input(path, line, format!("{m} (--run-format)"));
         self.check_id("qid", &q.qid)
@@ -122,24 +126,39 @@ impl RunFormat {
         run_id: &str,
     ) {
         let n = items.len();
-        let (mut numbers, mut sample) = (itoa::Buffer::new(), itoa::Buffer::new());
-        let session_text = numbers.format(session).to_owned();
-        let sample = sample.format(session.wrapping_sub(1));
-        let mut rank_text = itoa::Buffer::new();
+        if n == 0 {
+            return;
+        }
+        let (mut numbers, mut rank_text) = (itoa::Buffer::new(), itoa::Buffer::new());
+        // What every line of the ranking starts with, written once and copied after.
+        let start = out.len();
+        out.extend_from_slice(qid.as_bytes());
+        out.push(b'\t');
+        match self {
+            RunFormat::Ppg | RunFormat::Trec2022Seq => {
+                out.extend_from_slice(numbers.format(session).as_bytes());
+                out.push(b'\t');
+            }
+            RunFormat::Trec2020 => {
+                out.push(b'Q');
+                out.extend_from_slice(numbers.format(session.wrapping_sub(1)).as_bytes());
+                out.push(b'\t');
+            }
+            RunFormat::Trec2022 => {}
+        }
+        let lead = start..out.len();
         for (rank, item) in (1..).zip(items) {
-            out.extend_from_slice(qid.as_bytes());
-            out.push(b'\t');
+            if rank > 1 {
+                out.extend_from_within(lead.clone());
+            }
             match self {
                 RunFormat::Ppg => {
-                    for field in [session_text.as_str(), rank_text.format(rank), item] {
-                        out.extend_from_slice(field.as_bytes());
-                        out.push(b'\t');
-                    }
+                    push_rank(out, rank, &mut rank_text);
+                    out.push(b'\t');
+                    out.extend_from_slice(item.as_bytes());
+                    out.push(b'\t');
                 }
                 RunFormat::Trec2020 => {
-                    out.push(b'Q');
-                    out.extend_from_slice(sample.as_bytes());
-                    out.push(b'\t');
                     out.extend_from_slice(item.as_bytes());
                     out.push(b'\t');
                     out.extend_from_slice(rank_text.format(rank).as_bytes());
@@ -149,20 +168,24 @@ impl RunFormat {
                     out.extend_from_slice(run_id.as_bytes());
                     out.push(b'\t');
                 }
-                RunFormat::Trec2022 => {
+                RunFormat::Trec2022 | RunFormat::Trec2022Seq => {
                     out.extend_from_slice(item.as_bytes());
                     out.push(b'\t');
-                }
-                RunFormat::Trec2022Seq => {
-                    for field in [session_text.as_str(), item] {
-                        out.extend_from_slice(field.as_bytes());
-                        out.push(b'\t');
-                    }
                 }
             }
             // The last field's tab is the line's end.
             *out.last_mut().expect("a field was written") = b'\n';
         }
+    }
+}
+
+/// Appends `rank` in decimal: most ranks of a list have one or two digits, pushed as
+/// bytes (a copy of itoa's text cost more than the digits).
+fn push_rank(out: &mut Vec<u8>, rank: usize, text: &mut itoa::Buffer) {
+    match rank {
+        0..=9 => out.push(b'0' + rank as u8),
+        10..=99 => out.extend_from_slice(&[b'0' + (rank / 10) as u8, b'0' + (rank % 10) as u8]),
+        _ => out.extend_from_slice(text.format(rank).as_bytes()),
     }
 }
 
@@ -198,6 +221,27 @@ mod tests {
             written(RunFormat::Ppg),
             "12\t1\t1\t7\n12\t1\t2\t8\n12\t1\t3\t9\n12\t2\t1\t9\n12\t2\t2\t7\n12\t2\t3\t8\n"
         );
+    }
+
+    #[test]
+    fn ranks_past_one_and_two_digits_and_empty_rankings_are_written_whole() {
+        let ids: Vec<String> = (0..120).map(|k| format!("d{k}")).collect();
+        let mut out = Vec::new();
+        RunFormat::Ppg.write_ranking(&mut out, "q", 3, ids.iter().map(String::as_str), "ppg");
+        let want: String = (1..=120)
+            .map(|r| format!("q\t3\t{r}\td{}\n", r - 1))
+            .collect();
+        assert_eq!(String::from_utf8(out).unwrap(), want);
+        let mut out = Vec::new();
+        RunFormat::Trec2022.write_ranking(
+            &mut out,
+            "5",
+            1,
+            ids[..2].iter().map(String::as_str),
+            "x",
+        );
+        RunFormat::Ppg.write_ranking(&mut out, "5", 1, [].into_iter(), "ppg");
+        assert_eq!(String::from_utf8(out).unwrap(), "5\td0\n5\td1\n");
     }
 
     #[test]
