@@ -658,6 +658,67 @@ impl Search<'_> {
         }
     }
 
+    /// Three groups, `g`'s row whole positions (every session or none) with exposure `a`:
+    /// the other two share the positions left, `S` slots each, so their best split is a
+    /// two-group search ([`bound::solve`], with `g`'s ratio beside them:
+    /// [`Shape::DtrBeside`]), which proves what the walk over one dimension would need
+    /// many sets for (a total within the incumbent's reach of the fair point). Takes its
+    /// matrix when it beats the incumbent; an unproven search stops the enumeration.
+    fn pair(&mut self, g: usize, a: f64) {
+        let (s, n) = (self.sessions, self.exposure.len());
+        let (h, other) = match g {
+            0 => (1, 2),
+            1 => (0, 2),
+            _ => (0, 1),
+        };
+        let (mut open, mut at, mut m) = ([0.0; LIST], [0usize; LIST], 0);
+        for q in (0..n).filter(|&q| self.walk[g][q] == 0) {
+            (open[m], at[m]) = (self.exposure[q], q);
+            m += 1;
+        }
+        let shape = Shape::DtrBeside {
+            utility: [self.utility[h], self.utility[other]],
+            ratio: a / (s as f64 * self.utility[g]),
+        };
+        let (mut prefix, mut walk, mut best) = ([0.0; LIST + 1], [0u32; LIST], [0u32; LIST]);
+        // Each search counts as the sets a row's walk may spend at most, so that many
+        // rows end the enumeration.
+        self.evaluations += FIRST_WALK;
+        let found = bound::solve(
+            shape,
+            &open[..m],
+            self.left[h] / s,
+            s,
+            bound::CERTIFY_BUDGET,
+            &mut prefix[..=m],
+            Some(bound::Counts {
+                walk: &mut walk[..m],
+                best: &mut best[..m],
+            }),
+        );
+        let Ok(b) = found
+            .map_err(|_| ())
+            .and_then(|b| if b.exact { Ok(b) } else { Err(()) })
+        else {
+            self.stopped = true;
+            return;
+        };
+        if b.value < self.best {
+            self.best = b.value;
+            self.found[g][..n].copy_from_slice(&self.walk[g][..n]);
+            self.found[h][..n].fill(0);
+            for (&q, &c) in at[..m].iter().zip(&best[..m]) {
+                self.found[h][q] = c;
+            }
+            for q in 0..n {
+                self.found[other][q] = s as u32 - self.found[g][q] - self.found[h][q];
+            }
+            if b.value - self.floor <= TOLERANCE {
+                self.stopped = true;
+            }
+        }
+    }
+
     /// [`Search::rows`] at position `r`, `m` of `g`'s placements left, `a` its exposure.
     fn row(&mut self, g: usize, r: usize, m: usize, a: f64, share: f64, whole: f64) {
         let (s, n, p) = (self.sessions, self.exposure.len(), self.prefix);
@@ -671,6 +732,10 @@ impl Search<'_> {
         }
         if r == n {
             if Self::pooled_dtr(a, share, whole) * (1.0 - 1e-12) >= self.best {
+                return;
+            }
+            if self.slots == 3 && self.walk[g][..n].iter().all(|&c| c == 0 || c as usize == s) {
+                self.pair(g, a);
                 return;
             }
             let (left, placed) = (self.left[g], self.placed[g]);
