@@ -57,7 +57,13 @@
 //!   [`bound::solve`] gives) raises the floor, then `peel` builds a count matrix group
 //!   by group with the two-group lattice, its first group at that group's two-group
 //!   optimum and the others aimed at one ratio; a matrix within the tolerance of the floor
-//!   makes the bound exact (the walk then runs to its budget where none was found);
+//!   makes the bound exact;
+//! - where none was found and some group's pooled bound is above 1: that group's rows are
+//!   walked first (`Search::rows`), only those whose two-group DTR against the others is
+//!   below the incumbent, each completed by the other groups (over three groups, a row on
+//!   whole positions by a two-group search, [`Shape::DtrBeside`]; otherwise by the walk
+//!   with the row fixed); every row walked to its end proves the incumbent optimal, and
+//!   where the budget runs out first the walk below runs to its whole budget;
 //! - after `budget` sets of groups evaluated (`2^k - 1` a bound), or at once when the
 //!   walk would recurse more than [`MAX_SEARCH_DEPTH`] times (one level per position and
 //!   group): then the proven lower bound is the hull bound alone, and [`Bound::exact`] is
@@ -232,7 +238,10 @@ pub(crate) fn solve_with(
                 // row within the incumbent's reach of its two-group optimum: a few rows,
                 // each leaving a walk over one dimension ([`Search::rows`]).
                 if let Some(g) = widest {
-                    (search.evaluations, search.budget, search.stopped) = (0, budget, false);
+                    // Over more groups the rows are completed by the walk (no two-group
+                    // search), which seldom ends: a tenth of the budget there.
+                    let rows = if slots == 3 { budget } else { budget / 10 };
+                    (search.evaluations, search.budget, search.stopped) = (0, rows, false);
                     search.rows(g);
                 }
                 if search.stopped && search.best - search.floor > TOLERANCE {
