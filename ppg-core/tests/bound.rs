@@ -445,6 +445,7 @@ fn a_cut_walk_finished_by_the_lattice_is_never_wrong() {
                     let value = match shape {
                         Shape::Dtr { .. } => dtr.ratio(&w, sessions),
                         Shape::Eel { .. } => eel.value(&w, sessions),
+                        Shape::DtrBeside { .. } => unreachable!("not among the shapes"),
                     };
                     assert!((value - b.value).abs() < 1e-12);
                 }
@@ -536,6 +537,7 @@ fn a_long_walk_with_its_last_positions_tabled_is_never_wrong() {
                         Shape::Eel { .. } => {
                             Eel::new(&label, &group, 2, &t).unwrap().value(&w, sessions)
                         }
+                        Shape::DtrBeside { .. } => unreachable!("not among the shapes"),
                     };
                     assert!(
                         (value - b.value).abs() < 1e-12,

@@ -457,3 +457,55 @@ fn optimum_over_groups_fits_a_small_stack() {
         .join()
         .unwrap();
 }
+
+/// Lists where one group cannot be treated fairly (two items of three groups' utility
+/// carry most of it, or a large group almost none), so that the pooled bound is above 1
+/// and the search walks that group's rows first, each leaving the other two a two-group
+/// search (`Shape::DtrBeside`) or a walk: the bound equals the least DTR over every count
+/// matrix where it says exact, is never above it, and is exact on most.
+#[test]
+fn skewed_lists_against_every_count_matrix() {
+    let mut rng = TestRng(23);
+    let (mut cases, mut exact) = (0, 0);
+    for (n, sessions) in [(8, 2), (8, 3), (9, 2), (10, 2)] {
+        for round in 0..6 {
+            let (mut group, mut utility) = random_list(&mut rng, n, 3);
+            // Group 0 gets the first two items and most of the utility (or, every other
+            // round, most of the items and little utility).
+            for (i, (g, u)) in group.iter_mut().zip(utility.iter_mut()).enumerate() {
+                let rich = if round % 2 == 0 { i < 2 } else { i >= 3 };
+                if rich {
+                    *g = 0;
+                    *u = if round % 2 == 0 {
+                        8.0 + (i as f64)
+                    } else {
+                        0.1
+                    };
+                } else if *g == 0 {
+                    *g = 1 + (i % 2) as u8;
+                }
+            }
+            if !DtrGroups::valid(&utility, &group) {
+                continue;
+            }
+            let e = table(n);
+            let u = sums(&group, &utility);
+            let want = over_matrices(&group, &e, sessions, &|x: &[f64]| {
+                DtrGroups::of_totals(x, &u, 1)
+            });
+            let got = bound(&group, &utility, &e, sessions, CERTIFY_BUDGET);
+            let case = format!("{group:?} {utility:?} S={sessions}");
+            assert!(got.lower <= want + 1e-12, "{case}: {got:?} above {want}");
+            assert!(got.value >= want - 1e-12, "{case}: {got:?} below {want}");
+            if got.exact {
+                exact += 1;
+                assert!(
+                    got.value - want <= 1e-8,
+                    "{case}: {got:?} exact above {want}"
+                );
+            }
+            cases += 1;
+        }
+    }
+    assert!(cases >= 20 && exact * 10 >= cases * 9, "{exact} of {cases}");
+}

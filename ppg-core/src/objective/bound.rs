@@ -143,6 +143,17 @@ pub enum Shape {
         /// `t_0`, `t_1`.
         target: [f64; 2],
     },
+    /// DTR over three groups whose third has its positions already: groups 0 and 1 share
+    /// the list's positions, the third holds its exposure per utility `ratio` (per
+    /// session) elsewhere, and the metric is the largest of the three ratios over the
+    /// least. Unimodal around DTR's fair point of groups 0 and 1 (the larger of their
+    /// ratios falls towards it, the smaller rises).
+    DtrBeside {
+        /// `U_0`, `U_1`.
+        utility: [f64; 2],
+        /// The third group's exposure in one session over its utility (positive).
+        ratio: f64,
+    },
 }
 
 impl Shape {
@@ -165,6 +176,14 @@ impl Shape {
                 let (d0, d1) = (x / s - target[0], rest / s - target[1]);
                 d0 * d0 + d1 * d1
             }
+            Shape::DtrBeside { utility, ratio } => {
+                let (a, b) = (x / (s * utility[0]), rest / (s * utility[1]));
+                if a == 0.0 || b == 0.0 {
+                    1.0
+                } else {
+                    a.max(b).max(ratio) / a.min(b).min(ratio)
+                }
+            }
         }
     }
 
@@ -172,7 +191,9 @@ impl Shape {
     fn centre(&self, total: f64, sessions: usize) -> f64 {
         let s = sessions as f64;
         match *self {
-            Shape::Dtr { utility } => s * total * utility[0] / (utility[0] + utility[1]),
+            Shape::Dtr { utility } | Shape::DtrBeside { utility, .. } => {
+                s * total * utility[0] / (utility[0] + utility[1])
+            }
             Shape::Eel { target } => s * (target[0] + total - target[1]) / 2.0,
         }
     }

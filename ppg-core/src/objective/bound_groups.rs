@@ -57,7 +57,13 @@
 //!   [`bound::solve`] gives) raises the floor, then `peel` builds a count matrix group
 //!   by group with the two-group lattice, its first group at that group's two-group
 //!   optimum and the others aimed at one ratio; a matrix within the tolerance of the floor
-//!   makes the bound exact (the walk then runs to its budget where none was found);
+//!   makes the bound exact;
+//! - where none was found and some group's pooled bound is above 1: that group's rows are
+//!   walked first (`Search::rows`), only those whose two-group DTR against the others is
+//!   below the incumbent, each completed by the other groups (over three groups, a row on
+//!   whole positions by a two-group search, [`Shape::DtrBeside`]; otherwise by the walk
+//!   with the row fixed); every row walked to its end proves the incumbent optimal, and
+//!   where the budget runs out first the walk below runs to its whole budget;
 //! - after `budget` sets of groups evaluated (`2^k - 1` a bound), or at once when the
 //!   walk would recurse more than [`MAX_SEARCH_DEPTH`] times (one level per position and
 //!   group): then the proven lower bound is the hull bound alone, and [`Bound::exact`] is
@@ -207,6 +213,10 @@ pub(crate) fn solve_with(
                 .is_some_and(|m| u32::try_from(m).is_ok()),
         walk: [[0; LIST]; ROWS],
         found: [[0; LIST]; ROWS],
+        fixed: None,
+        open: [0; LIST + 1],
+        reach: [0.0; LIST + 1],
+        widest: None,
     };
     search.floor = search.lower(0, 0, sessions);
     if n.saturating_mul(slots) <= MAX_SEARCH_DEPTH {
@@ -222,10 +232,22 @@ pub(crate) fn solve_with(
         };
         search.visit(0, 0, sessions);
         if short && search.stopped && search.best - search.floor > TOLERANCE {
-            search.finish();
+            let widest = search.finish();
             if search.best - search.floor > TOLERANCE && budget > FIRST_WALK {
-                (search.evaluations, search.budget, search.stopped) = (0, budget, false);
-                search.visit(0, 0, sessions);
+                // Where the pooled bound lifted the floor, the optimum has that group's
+                // row within the incumbent's reach of its two-group optimum: a few rows,
+                // each leaving a walk over one dimension ([`Search::rows`]).
+                if let Some(g) = widest {
+                    // Over more groups the walk completes the rows; a tenth of the budget
+                    // for them there certified none of the 11 more queries at one session
+                    // of the graded 4-group file and cost more (docs/performance.md).
+                    (search.evaluations, search.budget, search.stopped) = (0, budget, false);
+                    search.rows(g);
+                }
+                if search.stopped && search.best - search.floor > TOLERANCE {
+                    (search.evaluations, search.budget, search.stopped) = (0, budget, false);
+                    search.visit(0, 0, sessions);
+                }
             }
         }
     } else {
@@ -272,6 +294,16 @@ struct Search<'a> {
     walk: Matrix,
     /// The count matrix of `best`.
     found: Matrix,
+    /// The slot whose whole row [`Search::rows`] fixed before the walk (its counts in
+    /// `walk`), when one is.
+    fixed: Option<usize>,
+    /// `open[r]`: the slots of positions `0..r` the other slots share (`sessions` less the
+    /// fixed row's counts), and `reach[r]` their exposure.
+    open: [usize; LIST + 1],
+    reach: [f64; LIST + 1],
+    /// The group with the largest pooled bound and that bound, when it is above 1
+    /// ([`Search::pooled`]).
+    widest: Option<(usize, f64)>,
 }
 
 impl Search<'_> {
@@ -369,12 +401,14 @@ impl Search<'_> {
 
     /// Peels a count matrix towards [`Search::hull_point`] ([`peel`]); keeps it when its
     /// DTR is within 0.9 of the tolerance of the hull bound (which makes the bound exact).
-    fn finish(&mut self) {
+    /// Returns the group with the largest pooled bound, when that is above 1.
+    fn finish(&mut self) -> Option<usize> {
         let (k, slots, n) = (self.groups, self.slots, self.exposure.len());
         let point = self.hull_point();
         let mut pooled = [[0u32; LIST]; ROWS];
         let mut order = [0usize; ROWS];
         let tried = self.pooled(&mut pooled, &mut order);
+        let widest = self.widest.map(|(g, _)| g);
         let mut sums = [[0u32; MAX_BLOCKS]; ROWS];
         let mut target = [f64::NAN; ROWS];
         for j in 0..slots {
@@ -437,6 +471,7 @@ impl Search<'_> {
                 self.found = out;
             }
         }
+        widest
     }
 
     /// The pooled bound: DTR over the groups is at least DTR over two of them, a set `A`
@@ -477,6 +512,9 @@ impl Search<'_> {
             ) else {
                 continue;
             };
+            if b.lower > 1.0 + TOLERANCE && self.widest.is_none_or(|(_, w)| b.lower > w) {
+                self.widest = Some((g, b.lower));
+            }
             self.floor = self.floor.max(b.lower);
             if b.exact {
                 (lower[g], order[tried]) = (b.lower, g);
@@ -499,6 +537,17 @@ impl Search<'_> {
     /// slots of the later positions (`sessions` each).
     fn most(&self, r: usize, free: usize, m: usize, late: usize) -> f64 {
         let here = late.min(free);
+        if self.fixed.is_some() {
+            // The later positions' open slots, the best first.
+            let (rest, base, n) = (m - here, self.open[r + 1], self.exposure.len());
+            let whole = r + self.open[r + 1..=n].partition_point(|&o| o - base <= rest);
+            let part = if whole < n {
+                (rest - (self.open[whole] - base)) as f64 * self.exposure[whole]
+            } else {
+                0.0
+            };
+            return here as f64 * self.exposure[r] + (self.reach[whole] - self.reach[r + 1]) + part;
+        }
         let (s, p) = (self.sessions, self.prefix);
         let (full, part) = ((m - here) / s, (m - here) % s);
         let below = s as f64 * (p[r + 1 + full] - p[r + 1])
@@ -529,7 +578,12 @@ impl Search<'_> {
             let (s, p, n) = (self.sessions, self.prefix, self.exposure.len());
             let all: usize = self.left[..self.slots].iter().sum();
             let all_late: usize = self.left[j..self.slots].iter().sum();
-            let total = free as f64 * self.exposure[r] + s as f64 * (p[n] - p[r + 1]);
+            let total = free as f64 * self.exposure[r]
+                + if self.fixed.is_some() {
+                    self.reach[n] - self.reach[r + 1]
+                } else {
+                    s as f64 * (p[n] - p[r + 1])
+                };
             for set in 1u32..1 << k {
                 let (mut m, mut late, mut a, mut u) = (0, 0, 0.0, 0.0);
                 for g in 0..k {
@@ -578,6 +632,203 @@ impl Search<'_> {
         bound
     }
 
+    /// The slots of position `r` the walk shares out: `sessions`, less the fixed row's.
+    fn room(&self, r: usize) -> usize {
+        match self.fixed {
+            Some(g) if r < self.exposure.len() => self.sessions - self.walk[g][r] as usize,
+            _ => self.sessions,
+        }
+    }
+
+    /// The walk with group `g`'s row fixed first. DTR over the groups is at least the
+    /// two-group DTR of `g` against the others pooled (a pooled ratio lies between its
+    /// groups' ratios), a function of `g`'s total alone; so only the rows of `g` whose
+    /// two-group DTR is below the incumbent can lead below it. Where the pooled bound
+    /// lifted the floor, those are a few rows near the end of `g`'s range, and each leaves
+    /// the other groups a walk whose bound sees `g`'s total exactly. Every row not cut is
+    /// walked to its end unless the budget runs out (then `stopped`), so a finished
+    /// enumeration proves the incumbent optimal. Only where every item's group has utility.
+    fn rows(&mut self, g: usize) {
+        let (s, n) = (self.sessions, self.exposure.len());
+        let total_u: f64 = self.utility[..self.groups].iter().sum();
+        let share = self.utility[g] / total_u;
+        let whole = s as f64 * self.prefix[n];
+        self.row(g, 0, self.left[g], 0.0, share, whole);
+    }
+
+    /// The two-group DTR of `g`'s total `x` against the others pooled, `share` its part of
+    /// the utility and `whole` the exposure of every slot.
+    fn pooled_dtr(x: f64, share: f64, whole: f64) -> f64 {
+        let (mine, theirs) = (x / share, (whole - x) / (1.0 - share));
+        if mine >= theirs {
+            mine / theirs
+        } else {
+            theirs / mine
+        }
+    }
+
+    /// Three groups, `g`'s row whole positions (every session or none) with exposure `a`:
+    /// the other two share the positions left, `S` slots each, so their best split is a
+    /// two-group search ([`bound::solve`], with `g`'s ratio beside them:
+    /// [`Shape::DtrBeside`]), which proves what the walk over one dimension would need
+    /// many sets for (a total within the incumbent's reach of the fair point). Takes its
+    /// matrix when it beats the incumbent; an unproven search stops the enumeration.
+    fn pair(&mut self, g: usize, a: f64) {
+        let (s, n) = (self.sessions, self.exposure.len());
+        let (h, other) = match g {
+            0 => (1, 2),
+            1 => (0, 2),
+            _ => (0, 1),
+        };
+        let (mut open, mut at, mut m) = ([0.0; LIST], [0usize; LIST], 0);
+        for q in (0..n).filter(|&q| self.walk[g][q] == 0) {
+            (open[m], at[m]) = (self.exposure[q], q);
+            m += 1;
+        }
+        let shape = Shape::DtrBeside {
+            utility: [self.utility[h], self.utility[other]],
+            ratio: a / (s as f64 * self.utility[g]),
+        };
+        let (mut prefix, mut walk, mut best) = ([0.0; LIST + 1], [0u32; LIST], [0u32; LIST]);
+        // Each search counts as the sets a row's walk may spend at most, so that many
+        // rows end the enumeration.
+        self.evaluations += FIRST_WALK;
+        let found = bound::solve(
+            shape,
+            &open[..m],
+            self.left[h] / s,
+            s,
+            bound::CERTIFY_BUDGET,
+            &mut prefix[..=m],
+            Some(bound::Counts {
+                walk: &mut walk[..m],
+                best: &mut best[..m],
+            }),
+        );
+        let Ok(b) = found
+            .map_err(|_| ())
+            .and_then(|b| if b.exact { Ok(b) } else { Err(()) })
+        else {
+            self.stopped = true;
+            return;
+        };
+        if b.value < self.best {
+            self.best = b.value;
+            self.found[g][..n].copy_from_slice(&self.walk[g][..n]);
+            self.found[h][..n].fill(0);
+            for (&q, &c) in at[..m].iter().zip(&best[..m]) {
+                self.found[h][q] = c;
+            }
+            for q in 0..n {
+                self.found[other][q] = s as u32 - self.found[g][q] - self.found[h][q];
+            }
+            if b.value - self.floor <= TOLERANCE {
+                self.stopped = true;
+            }
+        }
+    }
+
+    /// [`Search::rows`] at position `r`, `m` of `g`'s placements left, `a` its exposure.
+    fn row(&mut self, g: usize, r: usize, m: usize, a: f64, share: f64, whole: f64) {
+        let (s, n, p) = (self.sessions, self.exposure.len(), self.prefix);
+        if self.stopped {
+            return;
+        }
+        self.evaluations += 1;
+        if self.evaluations > self.budget {
+            self.stopped = true;
+            return;
+        }
+        if r == n {
+            if Self::pooled_dtr(a, share, whole) * (1.0 - 1e-12) >= self.best {
+                return;
+            }
+            if self.slots == 3 && self.walk[g][..n].iter().all(|&c| c == 0 || c as usize == s) {
+                self.pair(g, a);
+                return;
+            }
+            let (left, placed) = (self.left[g], self.placed[g]);
+            (self.left[g], self.placed[g], self.fixed) = (0, a, Some(g));
+            for q in 0..n {
+                let open = s - self.walk[g][q] as usize;
+                self.open[q + 1] = self.open[q] + open;
+                self.reach[q + 1] = self.reach[q] + open as f64 * self.exposure[q];
+            }
+            let room = self.room(0);
+            self.visit(0, 0, room);
+            (self.left[g], self.placed[g], self.fixed) = (left, placed, None);
+            return;
+        }
+        let (first, last) = (m.saturating_sub(s * (n - r - 1)), m.min(s));
+        // `g`'s total, and the least two-group DTR of any completion, after `c` here: the
+        // total ranges over [x + the last `m - c` slots, x + the next ones].
+        let child = |c: usize| {
+            let (x, rest) = (a + c as f64 * self.exposure[r], m - c);
+            let (full, part) = (rest / s, rest % s);
+            let high = x
+                + s as f64 * (p[r + 1 + full] - p[r + 1])
+                + if part > 0 {
+                    part as f64 * self.exposure[r + 1 + full]
+                } else {
+                    0.0
+                };
+            let low = x
+                + s as f64 * (p[n] - p[n - full])
+                + if part > 0 {
+                    part as f64 * self.exposure[n - full - 1]
+                } else {
+                    0.0
+                };
+            let fair = share * whole;
+            let least = if fair < low {
+                Self::pooled_dtr(low, share, whole)
+            } else if fair > high {
+                Self::pooled_dtr(high, share, whole)
+            } else {
+                1.0
+            };
+            (x, least)
+        };
+        // Both ends of the range grow with `c`, so the bound falls to a valley and rises:
+        // the choices from the valley outwards, the lower side first.
+        let mut start = first;
+        let mut lowest = f64::INFINITY;
+        for c in first..=last {
+            let (_, least) = child(c);
+            if least < lowest {
+                (start, lowest) = (c, least);
+            }
+        }
+        let (mut up, mut down) = (Some(start), start.checked_sub(1).filter(|&c| c >= first));
+        loop {
+            let c = match (up, down) {
+                (Some(u), Some(d)) if child(u).1 <= child(d).1 => {
+                    up = (u < last).then_some(u + 1);
+                    u
+                }
+                (_, Some(d)) => {
+                    down = d.checked_sub(1).filter(|&c| c >= first);
+                    d
+                }
+                (Some(u), None) => {
+                    up = (u < last).then_some(u + 1);
+                    u
+                }
+                (None, None) => break,
+            };
+            let (x, least) = child(c);
+            // A margin for the rounding of the two ratios against the walk's.
+            if least * (1.0 - 1e-12) >= self.best {
+                continue;
+            }
+            self.walk[g][r] = c as u32;
+            self.row(g, r + 1, m - c, x, share, whole);
+            if self.stopped {
+                return;
+            }
+        }
+    }
+
     /// Slot `j` and the later ones share the `free` slots left at position `r`.
     fn visit(&mut self, r: usize, j: usize, free: usize) {
         if self.stopped {
@@ -601,16 +852,33 @@ impl Search<'_> {
             }
             return;
         }
-        if free == 0 || j + 1 == self.slots {
+        if self.fixed == Some(j) {
+            self.visit(r, j + 1, free);
+            return;
+        }
+        let last = match self.fixed {
+            Some(g) if g + 1 == self.slots => g - 1,
+            _ => self.slots - 1,
+        };
+        if free == 0 || j == last {
             // The position is full, or the last slot takes what is left (it can: the
             // earlier choices left enough for the later slots, and no more).
             if self.record {
-                for later in &mut self.walk[j + 1..self.slots] {
-                    later[r] = 0;
+                for (i, later) in self
+                    .walk
+                    .iter_mut()
+                    .enumerate()
+                    .take(self.slots)
+                    .skip(j + 1)
+                {
+                    if self.fixed != Some(i) {
+                        later[r] = 0;
+                    }
                 }
             }
             let before = self.place(r, j, free);
-            self.visit(r + 1, 0, self.sessions);
+            let room = self.room(r + 1);
+            self.visit(r + 1, 0, room);
             self.unplace(j, free, before);
             return;
         }
