@@ -1,8 +1,9 @@
 //! One query of `ppg rerank` read and admitted, before it is queued for a worker: the
 //! per-query rules that are not about the command line (its utility column, the
 //! request's refusals of its rows with their messages, its engine against the memory
-//! budget; its ids against the run file's format are [`RunFormat::check_ids`]), so that the CLI's run loop hands each
-//! query here and to [`Reranker`] without coming back to the CLI in between.
+//! budget; its ids against the run file's format are
+//! [`RunFormat::check_ids`](crate::trec_run::RunFormat::check_ids)), so that the CLI's run
+//! loop hands each query here and to [`Reranker`] without coming back to the CLI in between.
 
 use crate::budget;
 use crate::error::{Error, Result};
