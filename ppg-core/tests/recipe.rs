@@ -329,17 +329,38 @@ fn a_known_optimum_stops_training_and_a_nan_leaves_no_certificate() {
     assert_eq!(engine.best(), None);
 }
 
+/// On both sides of the short lists' own sort (32 rows), with ties and the values whose
+/// `total_cmp` order differs from `<` (signed zeros, NaN of either sign, infinities).
 #[test]
 fn ranking_by_is_the_stable_sort_reversed() {
     let mut rng = TestRng(2);
-    for n in [1, 2, 7, 40] {
-        let score: Vec<f64> = (0..n).map(|_| (rng.unit() * 4.0).floor()).collect();
-        let mut stable: Vec<u16> = (0..n as u16).collect();
-        stable.sort_by(|&a, &b| score[usize::from(a)].total_cmp(&score[usize::from(b)]));
-        stable.reverse();
-        let mut order = vec![0; n];
-        ranking_by(&score, &mut order).unwrap();
-        assert_eq!(order, stable);
+    let special = [
+        0.0,
+        -0.0,
+        f64::NAN,
+        -f64::NAN,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+    ];
+    for n in [1, 2, 7, 20, 31, 32, 33, 40] {
+        for round in 0..20 {
+            let score: Vec<f64> = (0..n)
+                .map(|_| {
+                    let u = rng.unit();
+                    match round % 3 {
+                        0 => (u * 4.0).floor(),
+                        1 => u * 2.0 - 1.0,
+                        _ => special[(u * special.len() as f64) as usize % special.len()],
+                    }
+                })
+                .collect();
+            let mut stable: Vec<u16> = (0..n as u16).collect();
+            stable.sort_by(|&a, &b| score[usize::from(a)].total_cmp(&score[usize::from(b)]));
+            stable.reverse();
+            let mut order = vec![0; n];
+            ranking_by(&score, &mut order).unwrap();
+            assert_eq!(order, stable, "{score:?}");
+        }
     }
     assert!(ranking_by(&[1.0, 2.0], &mut [0; 3]).is_err());
 }

@@ -35,9 +35,14 @@ pub fn max_groups(metric: Metric) -> (usize, &'static str) {
 /// The scratch [`Cost::new`] needs for a list of `n` items under `spec` (empty but for
 /// expected exposure).
 pub fn scratch(spec: &CostSpec, n: usize) -> Vec<f64> {
+    vec![0.0; scratch_len(spec, n)]
+}
+
+/// The length of [`scratch`].
+pub fn scratch_len(spec: &CostSpec, n: usize) -> usize {
     match spec.metric {
-        Metric::Ee => vec![0.0; ppg_core::recipe::cost::SCRATCH_PER_ITEM * n],
-        Metric::Dtr | Metric::Eel | Metric::Awrf | Metric::Awrf2022 => Vec::new(),
+        Metric::Ee => ppg_core::recipe::cost::SCRATCH_PER_ITEM * n,
+        Metric::Dtr | Metric::Eel | Metric::Awrf | Metric::Awrf2022 => 0,
     }
 }
 

@@ -32,6 +32,8 @@ pub(crate) enum NoEngine {
 struct Cell {
     dims: Dims,
     seed: u64,
+    /// `Ppg::bytes(dims)`, worked out once (it walks the sampler's layout).
+    bytes: usize,
     memory: Vec<u8>,
     #[borrows(mut memory)]
     #[not_covariant]
@@ -56,13 +58,13 @@ pub(crate) fn with_engine<T>(
     keep: usize,
     f: impl FnOnce(&mut Ppg) -> T,
 ) -> Result<T, NoEngine> {
-    let bytes = Ppg::bytes(dims);
-    let kept = KEPT
-        .with(|k| k.borrow_mut().take())
-        .filter(|c| *c.borrow_dims() == dims && *c.borrow_seed() == seed && bytes <= keep);
+    let kept = KEPT.with(|k| k.borrow_mut().take()).filter(|c| {
+        *c.borrow_dims() == dims && *c.borrow_seed() == seed && *c.borrow_bytes() <= keep
+    });
     let mut cell = match kept {
         Some(cell) => cell,
         None => {
+            let bytes = Ppg::bytes(dims);
             // A failed allocation is an error of this run, not an abort.
             let mut memory = Vec::new();
             memory
@@ -72,6 +74,7 @@ pub(crate) fn with_engine<T>(
             CellTryBuilder {
                 dims,
                 seed,
+                bytes,
                 memory,
                 engine_builder: |m: &mut Vec<u8>| Ppg::new(m, dims, seed),
             }
@@ -80,7 +83,7 @@ pub(crate) fn with_engine<T>(
         }
     };
     let out = cell.with_engine_mut(f);
-    if bytes <= keep {
+    if *cell.borrow_bytes() <= keep {
         KEPT.with(|k| *k.borrow_mut() = Some(cell));
     }
     Ok(out)

@@ -55,6 +55,7 @@ pub mod frontier;
 pub mod ids;
 pub mod interrupt;
 mod kept;
+mod kept_work;
 pub mod optimise;
 pub mod output;
 pub mod pause;

@@ -28,7 +28,7 @@
 use ppg_core::objective::bound::{self, Counts, Shape};
 use ppg_core::objective::{Eel, LowerBound, RankStart, MAX_GROUPS};
 use ppg_core::recipe::relevance::{self, Relevance};
-use ppg_core::recipe::{Outcome, Query, Workspace};
+use ppg_core::recipe::{Outcome, Query};
 use ppg_core::{Dims, Objective, Ppg, Recipe};
 
 use std::sync::Arc;
@@ -406,8 +406,6 @@ pub fn rerank(
     if shaped && !spec.defined(utility) {
         return Ok(undefined(score, sessions));
     }
-    let (mut order, mut utility_s, mut group_s) = (vec![0; n], vec![0.0; n], vec![0; n]);
-    let mut scratch = crate::cost::scratch(spec, n);
     let mut rankings = vec![0; n * sessions];
     let query = Query {
         score,
@@ -416,21 +414,18 @@ pub fn rerank(
         sessions,
         seed,
     };
-    let work = Workspace {
-        order: &mut order,
-        utility: &mut utility_s,
-        group: &mut group_s,
-        scratch: &mut scratch,
-    };
-    let outcome = engine.rerank_until(
-        &query,
-        spec,
-        &tables.view(),
-        recipe,
-        work,
-        &mut rankings,
-        stop,
-    )?;
+    let scratch = crate::cost::scratch_len(spec, n);
+    let outcome = crate::kept_work::with_workspace(n, scratch, |work| {
+        engine.rerank_until(
+            &query,
+            spec,
+            &tables.view(),
+            recipe,
+            work,
+            &mut rankings,
+            stop,
+        )
+    })?;
     Ok(Reranked {
         rankings,
         before: outcome.before,

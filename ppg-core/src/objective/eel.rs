@@ -118,7 +118,9 @@ impl<'a, F: Real> Eel<'a, F> {
         // ties within a grade share the run's mean exposure.
         let mut mean = [0.0f64; MAX_LEVELS as usize];
         let mut start = 0;
-        for (slot, &c) in mean.iter_mut().zip(&count).rev() {
+        // Grades above `levels` have no items: only the first `levels` slots are walked.
+        let used = levels as usize;
+        for (slot, &c) in mean[..used].iter_mut().zip(&count[..used]).rev() {
             if c > 0 {
                 let run = exposure.get(start..start + c).unwrap_or(&[]);
                 *slot = run.iter().map(|e| e.to_f64()).sum::<f64>() / c as f64;

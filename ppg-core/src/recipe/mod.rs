@@ -27,9 +27,12 @@ pub mod cost;
 mod lex;
 mod polish;
 pub mod relevance;
+mod start;
 
 pub use cost::{AnyDtr, Cost, CostSpec, Metric, Tables};
 pub use relevance::{certify_relevance, certify_relevance_ranked, Relevance};
+pub use start::ranking_by;
+use start::starting_order;
 
 use crate::objective::{LowerBound, Stoppable, MAX_GROUPS};
 use crate::{Error, Objective, Ppg, TrainConfig, TrainReport};
@@ -160,59 +163,6 @@ impl Outcome {
     /// How far `after` is above the bound (0 when rounding puts it below), if there is one.
     pub fn gap(&self) -> Option<f64> {
         self.bound.map(|b| (self.after - b.value).max(0.0))
-    }
-}
-
-/// Writes into `order` the protocol's starting ranking of `score`: descending; ties: the
-/// later row first (a stable ascending sort, reversed). `order[k]` is the row at position
-/// `k`.
-///
-/// # Errors
-/// [`Error::LengthMismatch`] unless `order` is as long as `score`, [`Error::Capacity`]
-/// beyond [`crate::MAX_ITEMS`] rows.
-pub fn ranking_by(score: &[f64], order: &mut [u16]) -> Result<(), Error> {
-    let n = score.len();
-    if order.len() != n {
-        return Err(Error::LengthMismatch {
-            expected: n,
-            found: order.len(),
-        });
-    }
-    if n > crate::MAX_ITEMS {
-        return Err(Error::Capacity {
-            requested: n,
-            capacity: crate::MAX_ITEMS,
-        });
-    }
-    for (i, slot) in order.iter_mut().enumerate() {
-        *slot = i as u16;
-    }
-    // Score descending, then row descending: a total order, so the unstable sort (the only
-    // one without an allocator) gives what the stable ascending sort, reversed, gives.
-    order.sort_unstable_by(|&a, &b| {
-        score[usize::from(b)]
-            .total_cmp(&score[usize::from(a)])
-            .then(b.cmp(&a))
-    });
-    Ok(())
-}
-
-/// The starting ranking into `order`: by `score` ([`ranking_by`]), or without one the rows'
-/// own order (a query already in its starting ranking, [`Ranked`]).
-fn starting_order(score: Option<&[f64]>, order: &mut [u16]) -> Result<(), Error> {
-    match score {
-        Some(score) => ranking_by(score, order),
-        None if order.len() > crate::MAX_ITEMS => Err(Error::Capacity {
-            requested: order.len(),
-            capacity: crate::MAX_ITEMS,
-        }),
-        None => {
-            for (k, slot) in order.iter_mut().enumerate() {
-                // k < MAX_ITEMS = u16::MAX.
-                *slot = k as u16;
-            }
-            Ok(())
-        }
     }
 }
 
