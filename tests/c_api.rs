@@ -204,6 +204,76 @@ fn the_relevance_certificate_in_c_is_the_clis() {
     std::fs::remove_dir_all(&work).ok();
 }
 
+/// The certificate through the C one-call is `ppg rerank`'s on production-shaped queries
+/// (issue 37: every file meets its target through both): files of `ppg_lab::shapes` (model
+/// scores over two groups, graded labels over three, input in model order) through
+/// `c-examples/c/certify.c` and through `ppg rerank --report`, under DTR and EEL at 1 and 4
+/// sessions: every query's bound, bound_exact, certified and gap equal, value for value.
+#[test]
+fn the_certificate_in_c_is_the_clis_on_production_shapes() {
+    use ppg_lab::shapes::{generate, tsv, Kind};
+    if !require("c_certificate_on_shapes", &[CC]) {
+        return;
+    }
+    let _one_at_a_time = FOREIGN.lock().unwrap_or_else(|e| e.into_inner());
+    let (_, target, work, exe) = cli_and_c_program("certify", "certify");
+    // qid and the four columns, numbers parsed (C prints 17 digits, Rust the shortest).
+    let parse = |fields: &[&str]| -> (String, Vec<Option<f64>>) {
+        let values = fields[1..]
+            .iter()
+            .map(|f| (!f.is_empty()).then(|| f.parse::<f64>().expect("a number")))
+            .collect();
+        (fields[0].to_owned(), values)
+    };
+    for (name, kind, groups, seed) in [
+        ("scores2", Kind::Scores, 2, 11),
+        ("graded3", Kind::Graded, 3, 13),
+    ] {
+        let rows = work.join(format!("{name}.tsv"));
+        std::fs::write(&rows, tsv(&generate(kind, groups, 20, 40, seed))).expect("the rows");
+        for (metric, sessions) in [("dtr", "1"), ("dtr", "4"), ("eel", "1"), ("eel", "4")] {
+            let report = work.join("report.tsv");
+            run(
+                "ppg rerank --report",
+                Command::new(target.join("release/ppg"))
+                    .arg("rerank")
+                    .arg(&rows)
+                    .args(["--metric", metric, "--sessions", sessions, "--threads", "1"])
+                    .args(["--progress", "never", "-o"])
+                    .arg(work.join("out.tsv"))
+                    .arg("--report")
+                    .arg(&report),
+            );
+            let cli = std::fs::read_to_string(&report).expect("the report");
+            // qid, cost_before, cost_after, bound, bound_exact, certified, gap, ...
+            let cli: Vec<_> = cli
+                .lines()
+                .skip(1)
+                .map(|line| {
+                    let f: Vec<&str> = line.split('\t').collect();
+                    parse(&[f[0], f[3], f[4], f[5], f[6]])
+                })
+                .collect();
+            let c = run(
+                "certify",
+                Command::new(&exe).arg(&rows).args([metric, sessions]),
+            );
+            let c: Vec<_> = c
+                .lines()
+                .map(|line| parse(&line.split('\t').collect::<Vec<_>>()))
+                .collect();
+            assert_eq!(c.len(), 40, "{name} {metric} {sessions}");
+            assert_eq!(c, cli, "{name}, {metric}, {sessions} sessions");
+            // Every query has a bound under both metrics (EEL over three groups included).
+            assert!(
+                c.iter().all(|(_, v)| v[0].is_some()),
+                "{name} {metric} {sessions}"
+            );
+        }
+    }
+    std::fs::remove_dir_all(&work).ok();
+}
+
 /// TREC 2022's AWRF through the C cost callback (`c-examples/c/awrf2022.c`, the route
 /// docs/c-api.md documents) scores the input ranking as `ppg rerank --metric awrf2022`
 /// does (`--report`'s `cost_before`, to 1e-12) on the same list, written here as the
