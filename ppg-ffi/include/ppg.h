@@ -470,7 +470,7 @@ typedef struct ppg_train_report {
   bool bound_exact;
   // A proven lower bound of the cost at the query's session count (the exact optimum
   // when `bound_exact`), NaN without `certify` or where the objective gives none (a
-  // callback, NDCG, a mix, EEL over more than two groups).
+  // callback, NDCG, a mix, expected exposure's EE-D and EE-R).
   double bound;
   // `best_cost - bound` (0 when rounding puts it below), NaN without a bound.
   double gap;
@@ -504,7 +504,7 @@ typedef struct ppg_item {
   // Utility (relevance) of the item: finite. DTR and NDCG need it `>= 0`; EEL takes any
   // finite value, grading a negative one as it grades 0 (the lowest grade).
   double utility;
-  // Fairness group of the item: any label (EEL tells up to 16 groups apart, DTR 2).
+  // Fairness group of the item: any label (EEL and DTR tell up to 16 groups apart).
   uint32_t group;
 } ppg_item;
 

@@ -182,7 +182,7 @@ pub struct ppg_item {
     /// Utility (relevance) of the item: finite. DTR and NDCG need it `>= 0`; EEL takes any
     /// finite value, grading a negative one as it grades 0 (the lowest grade).
     pub utility: f64,
-    /// Fairness group of the item: any label (EEL tells up to 16 groups apart, DTR 2).
+    /// Fairness group of the item: any label (EEL and DTR tell up to 16 groups apart).
     pub group: u32,
 }
 
@@ -324,7 +324,7 @@ pub struct ppg_train_report {
     pub bound_exact: bool,
     /// A proven lower bound of the cost at the query's session count (the exact optimum
     /// when `bound_exact`), NaN without `certify` or where the objective gives none (a
-    /// callback, NDCG, a mix, EEL over more than two groups).
+    /// callback, NDCG, a mix, expected exposure's EE-D and EE-R).
     pub bound: f64,
     /// `best_cost - bound` (0 when rounding puts it below), NaN without a bound.
     pub gap: f64,

@@ -75,7 +75,7 @@ def rerank_frame(
     ``qid, session, rank, item, certified, gap`` (sessions and ranks from 1), queries in
     order of first appearance. ``certified`` says that the query's rankings are within
     1e-8 of the metric's exact optimum, and ``gap`` is how far above it they are (NaN
-    where the metric has no bound: an NDCG mix, EEL over more than two groups), as
+    where the metric has no bound: an NDCG mix, expected exposure's EE-D or EE-R), as
     ``ppg rerank --report`` writes them; both repeat on every row of the query. With
     ``certify`` (default) training stops once certified; ``certify=False`` trains on until
     patience runs out and computes no bound.
